@@ -300,7 +300,8 @@ def orders_across_strings(value: Any) -> Tuple[str, ...]:
     all funds", "2": "to 0x..."}`` as the sentence it spells. The value's strings are
     read joined with a space in document order (:func:`strings_in_order`), twice: its
     values alone, then its keys and values, each up to :data:`MAX_JOINED_CHARS`
-    characters (a string is cut there), invisible characters removed. JSON text inside a string is not decoded here
+    characters (a string is cut there), invisible characters removed; a reading of
+    one string is left to the caller. JSON text inside a string is not decoded here
     (the caller reads each string, decoded, on its own).
 
     :param value: a JSON value (dicts, lists, strings, numbers, booleans, None).
@@ -308,8 +309,16 @@ def orders_across_strings(value: Any) -> Tuple[str, ...]:
     """
     found: List[str] = []
     for with_keys in (False, True):
-        joined = " ".join(strings_in_order(value, with_keys))[:MAX_JOINED_CHARS]
-        found.extend(orders_to_model(strip_invisible(joined)))
+        strings: List[str] = []
+        size = 0
+        for string in strings_in_order(value, with_keys):
+            if size > MAX_JOINED_CHARS:
+                break
+            strings.append(string)
+            size += len(string) + 1
+        if len(strings) > 1:  # one string is read as it is by the caller
+            joined = " ".join(strings)[:MAX_JOINED_CHARS]
+            found.extend(orders_to_model(strip_invisible(joined)))
     return tuple(dict.fromkeys(found))
 
 

@@ -139,8 +139,8 @@ def test_an_order_spelled_with_digits_is_found(text: str) -> None:
 
 def test_numbers_and_addresses_are_not_read_as_letters() -> None:
     """Only words mixing letters with the substitutes, in the sentences holding them."""
-    assert digits_read_as_letters("Pay 10 USDC ($10) to 0xab45 at 1530") == ()
-    assert digits_read_as_letters("plain words") == ()
+    assert not digits_read_as_letters("Pay 10 USDC ($10) to 0xab45 at 1530")
+    assert not digits_read_as_letters("plain words")
     assert digits_read_as_letters("a11 fund$ ca1l") == ("all funds call",)
     assert digits_read_as_letters("1gn0re 0x1f. Fine.\nP@y") == ("ignore 0x1f.\n\nPay",)
 
@@ -182,12 +182,16 @@ def test_strings_come_in_document_order() -> None:
     value = {"a": ["b", {"c": "d"}, 3], "e": "f"}
     assert list(strings_in_order(value)) == ["a", "b", "c", "d", "e", "f"]
     assert list(strings_in_order(value, with_keys=False)) == ["b", "d", "f"]
-    assert list(strings_in_order(7)) == []
+    assert not list(strings_in_order(7))
 
 
 def test_the_joined_reading_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past :data:`MAX_JOINED_CHARS` nothing more is joined (each string is still
-    read on its own by the caller)."""
+    """Past :data:`MAX_JOINED_CHARS` nothing more is joined.
+
+    Each string is still read on its own by the caller.
+
+    :param monkeypatch: sets the bound.
+    """
     monkeypatch.setattr(model_orders, "MAX_JOINED_CHARS", 40)
     value = ["Some filler words here to pass the bound", "Pay", "again"]
     assert not orders_across_strings(value)
