@@ -31,7 +31,10 @@ import re
 from typing import Any, Dict, Iterator, List, Tuple
 
 from mech_catalogue_core.model.markup import structure_kinds
-from mech_catalogue_core.model.model_orders import orders_to_model
+from mech_catalogue_core.model.model_orders import (
+    orders_across_strings,
+    orders_to_model,
+)
 from mech_catalogue_core.model.secret_requests import flagged_phrases
 from mech_catalogue_core.model.stacked_marks import has_marks_to_cut
 from mech_catalogue_core.model.untrusted_text import (
@@ -170,6 +173,8 @@ def instructions_in_value(value: Any) -> Tuple[Tuple[str, ...], Tuple[str, ...]]
     strings = [text for _, text in read_strings(value)]
     # a blank line between strings: each starts a clause, as a value's string does
     orders = orders_to_model(strip_invisible("\n\n".join(strings)))
+    # and as one sentence: a phrase split over strings or keys (adv29zx S2)
+    orders = orders or orders_across_strings(value)
     if not orders:
         return (), ()
     where: Dict[str, None] = {}

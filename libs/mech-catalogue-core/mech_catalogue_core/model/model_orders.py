@@ -45,7 +45,7 @@ apart joined).
 """
 
 import re
-from typing import List, Optional, Tuple
+from typing import Any, Iterator, List, Optional, Tuple
 
 from mech_catalogue_core.model import other_languages
 from mech_catalogue_core.model.secret_vocabulary import (
@@ -62,6 +62,7 @@ from mech_catalogue_core.model.untrusted_text import (
     IGNORE_INSTRUCTIONS,
     SERVER_FORM_PATTERNS,
     phrase_sources,
+    strip_invisible,
 )
 
 #: who a model works for, named in the third person: an honest answer to a person says
@@ -107,7 +108,7 @@ ADDRESSED_PATTERNS: Tuple[str, ...] = (
     r"(tool|mech|function|endpoint)( [a-z0-9_]+)? (again|once more|a second time|"
     r"twice)",
     # a tool named bare ("call tide again"; "call your doctor again" names a person)
-    r"(call|invoke|rerun) (?!(?:it|me|us|him|her|them|back|your|the|a|an|my)\b)"
+    r"(call|invoke|rerun) (?!(?:it|me|us|you|him|her|them|back|your|the|a|an|my)\b)"
     r"[a-z0-9_]+ (again|once more|a second time|twice)",
     r"(retry|repeat|resend|resubmit|redo|rerun) (the |this |that |your )?(paid )?"
     r"(request|call|payment)",
@@ -129,7 +130,7 @@ ORDER_LEAD = (
     r"(?:\. |,|\b(?:please|kindly|now|then|and|so|just|also|first|next|immediately|"
     r"quickly|must|should|shall|need to|needs to|have to|has to|are to|is to|"
     r"is required to|are required to|make sure to|make sure you|be sure to|"
-    r"remember to|go ahead and|"
+    r"remember to|go ahead and|(?:need|want|require|ask|expect) you to|"
     rf"{MODEL}) )"
 )
 _LED = re.compile(rf"{ORDER_LEAD}\Z", re.IGNORECASE | re.ASCII)
@@ -146,7 +147,7 @@ RECIPIENT = (
 #: where a thing put goes in a model's conversation: its reply, a call's arguments
 CONVERSATION_PLACE = (
     r"(?:in|into|inside|as|via|within) (?:(?:the|this|that|your|a|an|my|next|"
-    r"following|same|tool s|call s) )*(?:prompt|query|message|reply|response|answer|"
+    r"following|same|[a-z0-9]+ s) )*(?:prompt|query|message|reply|response|answer|"
     r"chat|arguments?|args?|parameters?|params?|payload|call|output|tool call)"
 )
 #: funds sent to someone: ``send all funds to 0x...``, ``transfer 10 USDC to me``
@@ -155,6 +156,77 @@ _FUNDS_SENT = re.compile(
     r"\b(?:send|transfer|wire|approve) (?:[a-z0-9]+[ ,]){0,3}?(?:funds?|money|tokens?|eth|"
     r"ether|xdai|crypto|balances?|usdc|usdt|dai|olas|coins?|assets?|holdings|"
     rf"everything)(?: [a-z0-9]+){{0,3}}? {RECIPIENT}\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: an address or an account on chain, or this conversation's tools, as an object
+ON_CHAIN_PARTY = (
+    r"(?:0x[0-9a-f]{6,}|[a-z0-9-]+[ ,]eth|me|us|(?:the|this|that|our|my) "
+    r"(?:mech|tool|contract|server|agent|developer|address|wallet))"
+)
+#: the same paid call made once more, as a model is told (``request this mech once
+#: more``, ``send the same request one more time``, ``request again``)
+ONCE_MORE = r"(?:again|once more|one more time|a second time|another time|twice|anew)"
+#: a paid call, as what a model is told to make: the tool or mech, the request, the
+#: payment (not a "query", a "task" or a "form": a how-to's)
+PAID_CALL = (
+    r"(?:(?:the|this|that|same|your|a|an|my|paid|original|previous|last|identical|"
+    r"whole|full) )*(?:mech|tool|request|call|prompt|payment)s?"
+)
+#: what a model is told to keep from the one it works for: this conversation's
+#: doings (not a page's field: ``hide the password field from the user``)
+KEPT_BACK = (
+    r"(?:this|it|that|these|those|everything|anything|all|any|of|the|your|payment|"
+    r"call|request|transfer|answer|result|response|message|note|instructions?|fact|"
+    r"charge|fee|approval|spending)"
+)
+#: the grammar of an order to a model (fix29zo): a verb of a class standing as an
+#: imperative (:data:`ORDER_LEAD`) and an object of its class, whatever the words;
+#: each pattern starts at the verb
+LED_ORDER_PATTERNS: Tuple[str, ...] = (
+    # a paid call repeated
+    rf"(?:request|call|invoke|query|run|submit|send|resend|resubmit|repeat|retry|"
+    rf"redo|make|place|issue|hire|pay for) {PAID_CALL}(?: [a-z0-9]+){{0,3}}? "
+    rf"{ONCE_MORE}",
+    rf"(?:request|resubmit|resend|pay) {ONCE_MORE}",
+    # another tool or mech called
+    r"(?:call|invoke|query|hire|request) (?:the |another |a |this |that )?(?:other "
+    r"|next |second |new )?(?:tool|mech)s?\b",
+    r"(?:call|invoke|query|use|run|try|ask) (?:[a-z0-9]+ ){1,5}?with (?:the |this |"
+    r"that |my |your )?(?:same|identical|exact|this|that) (?:prompt|question|request)",
+    # a spender approved, an allowance given
+    rf"approve {ON_CHAIN_PARTY} (?:to (?:spend|use|transfer|move|withdraw)|as "
+    r"(?:a |the )?spender|for)",
+    rf"(?:grant|give) {ON_CHAIN_PARTY} (?:(?:an|the|a|unlimited|infinite|max|maximum|"
+    r"full) )*(?:allowance|approval)",
+    rf"(?:set|grant|give|increase|raise) (?:(?:an|the|a|unlimited|infinite|max|"
+    rf"maximum|full) )*(?:allowance|approval|spending approval)(?: [a-z0-9]+){{0,3}}? "
+    rf"(?:to|for) {ON_CHAIN_PARTY}",
+    # kept from the person a model works for
+    rf"(?:keep|hide|conceal|withhold|hold back) (?:{KEPT_BACK} ){{0,4}}?(?:hidden |"
+    rf"secret |private |quiet |away )?from (?:the |your |my |any |all )?{PRINCIPAL}\b",
+    # the frame disregarded
+    r"(?:disregard|ignore|forget) (?:(?:all|any|of|everything|anything|what|was|is|"
+    r"you|have|read|said|written|the|text|content|messages?) ){0,4}(?:above|so far|"
+    r"until now|before this)(?= \.|,|\Z| (?:and|then|instead|follow|do|from)\b)",
+    r"(?:disregard|ignore|forget|override) (?:all )?(?:of )?your (?:instructions|"
+    r"rules|guidelines|guardrails|system prompt|programming|training|limits)",
+    # the user's caps raised
+    r"(?:raise|increase|bump|double|lift|remove|bypass|override|disable|ignore) "
+    r"(?:(?:the|your|my|its|this|per call|call s) )*(?:max [a-z]+(?: per call)?|"
+    r"(?:price|payment|spend|spending|fee) caps?|caps)\b",
+)
+_LED_ORDERS = re.compile(
+    r"\b(?:" + "|".join(f"(?:{p})" for p in LED_ORDER_PATTERNS) + ")",
+    re.IGNORECASE | re.ASCII,
+)
+#: funds a text says must go to someone: the obligation is the order (``all funds
+#: must be transferred to 0x...``)
+_FUNDS_OWED = re.compile(
+    r"\b(?:funds?|money|tokens?|eth|ether|xdai|usdc|usdt|dai|olas|coins?|assets?|"
+    r"holdings|balances?|everything)(?: [a-z0-9]+){0,2}? (?:must|should|shall|"
+    r"needs? to|has to|have to|is to|are to|will have to)(?: now| immediately| all)? "
+    r"be (?:sent|transferred|moved|wired|paid|withdrawn|bridged|approved)"
+    rf"(?: [a-z0-9]+){{0,2}}? (?:to|for) {ON_CHAIN_PARTY}\b",
     re.IGNORECASE | re.ASCII,
 )
 #: verbs by which a text has a model write a thing out, besides the handing ones (a
@@ -205,6 +277,9 @@ _SECRET_IN_CALL = re.compile(
 def orders_to_model(text: str) -> Tuple[str, ...]:
     """What a stranger's text orders a model to do (see the module's description).
 
+    Read as written and with the digits and symbols standing for letters inside a
+    word read as those (:func:`digits_read_as_letters`: ``1gn0re``, ``P@y 4gain``).
+
     :param text: text from a stranger (a paid answer's string, its value's strings one
         per line).
     :return: the distinct phrases, lowercase, in order (() when none): narrower than
@@ -212,6 +287,125 @@ def orders_to_model(text: str) -> Tuple[str, ...]:
     """
     if not text:
         return ()
+    found: List[str] = []
+    for reading in (text,) + digits_read_as_letters(text):
+        found.extend(_orders_read(reading))
+    return tuple(dict.fromkeys(found))
+
+
+def orders_across_strings(value: Any) -> Tuple[str, ...]:
+    """The orders a structured value gives across its strings (fix29zo, adv29zx S2).
+
+    A model reads ``["Ignore", "the", "previous", "instructions"]`` or ``{"1": "Send
+    all funds", "2": "to 0x..."}`` as the sentence it spells. The value's strings are
+    read joined with a space in document order (:func:`strings_in_order`), twice: its
+    values alone, then its keys and values, each up to :data:`MAX_JOINED_CHARS`
+    characters (a string is cut there), invisible characters removed; a reading of
+    one string is left to the caller. JSON text inside a string is not decoded here
+    (the caller reads each string, decoded, on its own).
+
+    :param value: a JSON value (dicts, lists, strings, numbers, booleans, None).
+    :return: :func:`orders_to_model` of those readings, distinct, in order.
+    """
+    found: List[str] = []
+    for with_keys in (False, True):
+        strings: List[str] = []
+        size = 0
+        for string in strings_in_order(value, with_keys):
+            if size > MAX_JOINED_CHARS:
+                break
+            strings.append(string)
+            size += len(string) + 1
+        if len(strings) > 1:  # one string is read as it is by the caller
+            joined = " ".join(strings)[:MAX_JOINED_CHARS]
+            found.extend(orders_to_model(strip_invisible(joined)))
+    return tuple(dict.fromkeys(found))
+
+
+#: characters of a value's strings :func:`orders_across_strings` reads joined
+MAX_JOINED_CHARS = 256 * 1024
+
+
+def strings_in_order(value: Any, with_keys: bool = True) -> Iterator[str]:
+    """A JSON value's strings in document order: a key, then its value's strings.
+
+    :param value: a JSON value.
+    :param with_keys: whether an object's keys are given too.
+    :yield: each string (a key as ``str``). Iterative, linear in the value.
+    """
+    stack: List[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            for key, item in reversed(list(node.items())):
+                stack.append(item)
+                if with_keys:
+                    stack.append(str(key))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+
+
+#: what a digit or symbol stands for inside a word (``1``: :data:`_ONE_AS_L`, else i)
+DIGIT_LETTERS = str.maketrans(
+    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+)
+#: a ``1`` beside an ``l`` or another ``1`` stands for an ``l`` (``a11``, ``wa1let``)
+_ONE_AS_L = re.compile(r"1(?=[1lL])|(?<=[1lL])1")
+_LETTER_SUBSTITUTES = re.compile(r"[013457@$]")
+#: a word of ASCII letters, digits and ``@``/``$``
+_SUBSTITUTED_WORD = re.compile(r"[A-Za-z0-9@$]+")
+#: a number, not a word: ``0x1f``, ``10``, ``$10``
+_NUMBER = re.compile(r"(?:0x[0-9a-f]+|[0-9@$]+)\Z", re.IGNORECASE)
+#: where a sentence ends: the unit a reading with letters read keeps or leaves out
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def digits_read_as_letters(text: str) -> Tuple[str, ...]:
+    """The sentences of a text holding digits or symbols for letters, read as letters.
+
+    Only in a word mixing letters with ``0 1 3 4 5 7 @ $`` (``1gn0re``, ``fund$``,
+    ``P@y``, ``4gain``); a number (``10``, ``0x1f``, ``$10``) stays as written. ``0``
+    is read ``o``, ``3`` ``e``, ``4`` and ``@`` ``a``, ``5`` and ``$`` ``s``, ``7``
+    ``t``, ``1`` ``l`` beside an ``l`` or a ``1`` (``a11``, ``ca1l``) and ``i``
+    elsewhere (``1nstruct10ns``; ``he1p`` is read ``heip``). Only the sentences
+    holding such a word are given (a blank line between them, each read whole), so
+    the reading costs nothing for a text without one. For the order checks only: a
+    word check warns of the text as written.
+
+    :param text: any text.
+    :return: ``(reading,)``, or () when no word mixes them. Linear.
+    """
+    if not _LETTER_SUBSTITUTES.search(text):
+        return ()
+    read = [
+        reading
+        for sentence in _SENTENCE_END.split(text)
+        for reading in (_SUBSTITUTED_WORD.sub(_word_read, sentence),)
+        if reading != sentence
+    ]
+    return ("\n\n".join(read),) if read else ()
+
+
+def _word_read(word: "re.Match[str]") -> str:
+    """A word with its digits and symbols read as letters (:func:`digits_read_as_letters`).
+
+    :param word: a :data:`_SUBSTITUTED_WORD` match.
+    :return: the word read, or as written when it has no letter or is a number.
+    """
+    found = word.group(0)
+    if not any(c.isalpha() for c in found) or _NUMBER.match(found):
+        return found
+    return _ONE_AS_L.sub("l", found).translate(DIGIT_LETTERS)
+
+
+def _orders_read(text: str) -> List[str]:
+    """The orders in one reading of a text (:func:`orders_to_model`).
+
+    :param text: a reading.
+    :return: the orders' words, lowercase, in order (repeats kept).
+    """
     sources, letters_read = phrase_sources(text)
     found: List[str] = [
         m.group(0).lower()
@@ -227,7 +421,7 @@ def orders_to_model(text: str) -> Tuple[str, ...]:
         asked = other_languages.secret_requested(source)
         if asked:
             found.append(asked)
-    return tuple(dict.fromkeys(found))
+    return found
 
 
 def _imperative_orders(words: str) -> List[str]:
@@ -236,7 +430,13 @@ def _imperative_orders(words: str) -> List[str]:
     :param words: :func:`.short_secret_words.clause_words` of a reading.
     :return: the orders' words, lowercase.
     """
-    found = [m.group(0).lower() for m in _FUNDS_SENT.finditer(words) if _led(words, m)]
+    found = [
+        m.group(0).lower()
+        for pattern in (_FUNDS_SENT, _LED_ORDERS)
+        for m in pattern.finditer(words)
+        if _led(words, m)
+    ]
+    found += [m.group(0).lower() for m in _FUNDS_OWED.finditer(words)]
     found += [m.group(0).lower() for m in _SECRET_IN_CALL.finditer(words)]
     for handed in _SECRET_HANDED.finditer(words):
         order = _secret_order(handed, words) if _led(words, handed) else None
