@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from tests.adversary.paid_markup import REQUEST_META
+from tests.answer_shape import answer_of
 from tests.test_mcp_structured_orders import RESPONSE_CID, _answer
 
 ATTACKER = "0xdeadbeef00112233445566778899aabbccddeeff"
@@ -42,11 +43,9 @@ def test_an_order_across_strings_is_withheld_and_pointed_at_as_the_value(
 ) -> None:
     """Not returned; the warning names ``/``, the whole value."""
     result = _answer(value)
-    assert result.structured_content is None
+    assert answer_of(result) is None and not result.is_error
     warned = [w["message"] for w in result.meta[REQUEST_META]["warnings"]]
-    assert any(
-        "not returned as structured content" in w and " /" in w for w in warned
-    ), warned
+    assert any("not returned structured" in w and " /" in w for w in warned), warned
     assert result.content[0].text.endswith(f"--- response {RESPONSE_CID} ends ---")
 
 
@@ -67,6 +66,6 @@ HONEST = [
 def test_an_honest_value_is_returned(value: Any) -> None:
     """Returned as structured content, with no withholding warning."""
     result = _answer(value)
-    assert result.structured_content == value and not result.is_error
+    assert answer_of(result) == value and not result.is_error
     warned = [w["message"] for w in result.meta[REQUEST_META].get("warnings", [])]
-    assert not any("not returned as structured content" in w for w in warned)
+    assert not any("not returned structured" in w for w in warned)

@@ -40,6 +40,7 @@ from typing import Any
 
 import pytest
 
+from tests.answer_shape import answer_of
 from tests.test_mcp_structured_orders import _answer
 
 ATTACKER = "0x1234567890abcdef1234567890abcdef12345678"
@@ -63,4 +64,4 @@ UNWITHHELD = [
 @pytest.mark.parametrize("value", UNWITHHELD)
 def test_a_split_or_leet_order_is_withheld(value: Any) -> None:
     """Not returned as structured content."""
-    assert _answer(value).structured_content is None, "returned to a model unframed"
+    assert answer_of(_answer(value)) is None, "returned to a model unframed"

@@ -40,6 +40,7 @@ from typing import Any
 
 import pytest
 
+from tests.answer_shape import answer_of
 from tests.test_mcp_structured_orders import RESPONSE_CID, _answer
 
 ATTACKER = "0x1234567890abcdef1234567890abcdef12345678"
@@ -76,5 +77,5 @@ UNWITHHELD = [
 def test_a_reworded_order_is_withheld(value: Any) -> None:
     """Not returned as structured content; the text still holds it, framed."""
     result = _answer(value)
-    assert result.structured_content is None, "returned to a model unframed"
+    assert answer_of(result) is None, "returned to a model unframed"
     assert result.content[0].text.endswith(f"--- response {RESPONSE_CID} ends ---")
