@@ -91,6 +91,7 @@ from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .checked_definitions import CHECKED
+from .node_words import node_said
 from .offers import (
     NoOffer,
     Offer,
@@ -887,9 +888,7 @@ class AgentSource:
         except (ChainReadError, ValueError) as exc:  # ValueError: a malformed log
             raise SourceError(
                 f"{self.where}: the offers' tenures could not be read from the chain "
-                f"({type(exc).__name__}: "
-                f"{without_url(str(exc), self.tenure.rpc.url)[:160]}); the catalogue "
-                "was kept"
+                f"({node_said(exc, self.tenure.rpc.url, 160)}); the catalogue was kept"
             ) from exc
 
 
@@ -969,8 +968,8 @@ class DirectSource:
         except (ChainReadError, ValueError) as exc:  # ValueError: a malformed log
             raise SourceError(
                 f"cannot read the MechMarketplace through "
-                f"{redacted_url(self.config.rpc_url)} ({type(exc).__name__}: "
-                f"{without_url(str(exc), self.config.rpc_url)})"
+                f"{redacted_url(self.config.rpc_url)} "
+                f"({node_said(exc, self.config.rpc_url)})"
             ) from exc
         catalogue, unread = derive_catalogue(
             outcome.catalogue,
