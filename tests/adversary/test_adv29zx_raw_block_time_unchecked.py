@@ -68,18 +68,12 @@ class LyingNode(BaseProvider):
         return True
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29zx: a block time far in the future is the paid time"
-)
 def test_a_mined_time_is_not_past_now() -> None:
     """The request's mined time is at most the server's clock plus a skew."""
     market = SimpleNamespace(w3=Web3(LyingNode()))
     assert block_time(market, ASKED) <= time.time() + SKEW  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29zx: another block's numbers are taken for the one asked"
-)
 def test_another_block_is_no_answer() -> None:
     """A block whose number is not the one asked is refused."""
     with pytest.raises(BlockUnread):
