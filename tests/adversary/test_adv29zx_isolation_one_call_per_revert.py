@@ -73,10 +73,6 @@ def test_honest_batch_is_one_call() -> None:
     assert _asked(set()) == (1, BATCH)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zx: N cheaply reverting getters cost N sequential eth_calls",
-)
 @pytest.mark.parametrize("failing", [100, 200])
 def test_cheap_reverts_cost_few_round_trips(failing: int) -> None:
     """Reverting getters (every other call, or all) are told apart in few calls."""
@@ -85,10 +81,6 @@ def test_cheap_reverts_cost_few_round_trips(failing: int) -> None:
     assert calls <= BOUND, f"{calls} eth_calls ({executed} call executions)"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zx: N gas burners cost about 1.6 N sequential eth_calls",
-)
 def test_burners_cost_few_round_trips() -> None:
     """100 burners among 200 calls (the library's Multicall2 63/64 node model)."""
     # pylint: disable=import-outside-toplevel
