@@ -201,8 +201,10 @@ class MarketplaceReader:
 
     @staticmethod
     def _unread(calls: List[Call], why: str) -> None:
-        """Say which mechs' facts are unread this period (telling failing calls apart
-        was bounded: ``rpc_limits.isolate_failing_calls``, adv29zx I1).
+        """Say which mechs' facts are unread this period (read the next).
+
+        Telling failing calls apart is bounded (``rpc_limits.isolate_failing_calls``,
+        adv29zx I1).
 
         :param calls: the calls left unread.
         :param why: why (the runs spent, or the node's rate limit).

@@ -33,16 +33,22 @@ URL = "https://rpc.example/key-123"
 
 def _rpc_error(message: str, code: int = -32000) -> Web3RPCError:
     """A node's JSON-RPC error as web3 7 raises it."""
-    response: Any = {"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": message}}
+    response: Any = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {"code": code, "message": message},
+    }
     return Web3RPCError(str(response["error"]), rpc_response=response)
 
 
 def _said(message: str) -> Dict[str, Any]:
     """The error result of a failed head read whose node answered ``message``."""
-    sentence = f"tide: the latest block number could not be read: {node_said(_rpc_error(message), URL)}"
+    said = node_said(_rpc_error(message), URL)
+    sentence = f"tide: the latest block number could not be read: {said}"
     result = error_result(sentence)
     meta = (result.meta or {}).get(REQUEST_META_KEY, {})
-    return {"text": result.content[0].text, "warnings": meta.get("warnings", [])}
+    text = str(getattr(result.content[0], "text", ""))
+    return {"text": text, "warnings": meta.get("warnings", [])}
 
 
 def _codes(warnings: List[Dict[str, Any]]) -> List[str]:

@@ -65,7 +65,9 @@ def block_numbers(
         )
     number = found.get("number")
     if not isinstance(block, str) and not (
-        isinstance(number, str) and HEX_NUMBER.fullmatch(number) and int(number, 16) == block
+        isinstance(number, str)
+        and HEX_NUMBER.fullmatch(number)
+        and int(number, 16) == block
     ):
         # another block's numbers taken for this one's (adv29zx R1); a tag names
         # whichever block the node holds, so there is nothing to compare

@@ -45,7 +45,7 @@ as halving would only send more requests to an RPC asking for fewer.
 
 import re
 from dataclasses import replace
-from typing import Any, Callable, Generator, List, Optional, Tuple, Type
+from typing import Any, Callable, Generator, List, Optional, Tuple, Type, cast
 
 from mech_catalogue_core.chain.marketplace import (
     LogQuery,
@@ -261,10 +261,12 @@ class _Budget:  # pylint: disable=too-few-public-methods
 def _failed_whole(outcome: Outcome) -> bool:
     """Whether a run failed for each of its calls (an error, or no call answered)."""
     reply, error = outcome
-    return error is not None or (reply is not None and not any(ok for ok, _ in reply[1]))
+    return error is not None or (
+        reply is not None and not any(ok for ok, _ in reply[1])
+    )
 
 
-def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-many-statements
+def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-many-positional-arguments,too-many-statements
     answer: Callable[[BatchRequest], Generator[None, None, BatchReply]],
     errors: Tuple[Type[BaseException], ...],
     probe: Call,
@@ -369,8 +371,9 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
             if on_failure is not None:
                 on_failure(len(calls), str(error))
         else:
-            assert reply is not None
-            block, results = reply[0], list(reply[1])
+            block, results = cast(BatchReply, reply)[0], list(
+                cast(BatchReply, reply)[1]
+            )
             asked_again = [i for i, (ok, _) in enumerate(results) if not ok and i > 0]
         if not asked_again:
             return block, results, 0
@@ -413,7 +416,11 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
         for part, outcome in zip(halves, outcomes):
             if together and whole:  # all failed again: their halves next
                 part_told = yield from parts_told(part, block, None, allowed - used, 1)
-                part_told = (part_told[0], _firsts_kept(outcome, part_told[1]), part_told[2])
+                part_told = (
+                    part_told[0],
+                    _firsts_kept(outcome, part_told[1]),
+                    part_told[2],
+                )
             else:
                 part_told = yield from told(part, block, outcome, allowed - used, level)
             used += part_told[2]
@@ -467,7 +474,7 @@ def _nothing() -> Generator[None, None, Optional[int]]:
     yield  # pylint: disable=unreachable  # a generator that never waits
 
 
-def isolate_failing_calls(  # pylint: disable=too-many-arguments
+def isolate_failing_calls(  # pylint: disable=too-many-arguments,too-many-positional-arguments
     answer: Callable[[BatchRequest], BatchReply],
     errors: Tuple[Type[BaseException], ...],
     probe: Call,

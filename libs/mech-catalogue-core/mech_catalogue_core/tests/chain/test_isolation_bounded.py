@@ -22,10 +22,15 @@ another's answer; a node limiting the rate ends the telling apart, not the read.
 """
 
 import math
-from typing import List, Set, Tuple
+from typing import Any, List, Set, Tuple
 
 import pytest
-from mech_catalogue_core.chain.registry import BatchReply, BatchRequest, Call, ChainReadError
+from mech_catalogue_core.chain.registry import (
+    BatchReply,
+    BatchRequest,
+    Call,
+    ChainReadError,
+)
 from mech_catalogue_core.chain.rpc_limits import (
     MAX_ISOLATION_CALLS,
     isolate_failing_calls,
@@ -60,7 +65,7 @@ class RevertingNode:  # pylint: disable=too-few-public-methods
         self.runs.append(len(calls))
         if len(self.runs) > self.limit_after:
             raise ChainReadError("eth_call failed", "429 Too Many Requests: rate limit")
-        return 7, [(c not in self.failing, b"\x01") for c in calls]  # type: ignore[operator]
+        return 7, [(c not in self.failing, b"\x01") for c in calls]
 
 
 def _indices(count: int) -> Set[int]:
@@ -68,7 +73,9 @@ def _indices(count: int) -> Set[int]:
     return set(range(0, BATCH, BATCH // count)) if count else set()
 
 
-def _unread_of(node: object, **kwargs: int) -> Tuple[object, List[Call]]:
+def _unread_of(
+    node: object, max_calls: int = MAX_ISOLATION_CALLS
+) -> Tuple[Any, List[Call]]:
     """A runner over ``node`` and the calls it says are unread."""
     unread: List[Call] = []
     runner = isolate_failing_calls(
@@ -76,7 +83,7 @@ def _unread_of(node: object, **kwargs: int) -> Tuple[object, List[Call]]:
         (ChainReadError,),
         PROBE,
         on_unread=lambda calls, _: unread.extend(calls),
-        **kwargs,
+        max_calls=max_calls,
     )
     return runner, unread
 
@@ -93,7 +100,7 @@ def test_cheap_reverts_cost_few_runs(failing: int, most_runs: int) -> None:
     bad = _indices(failing)
     node = RevertingNode(bad)
     runner, unread = _unread_of(node)
-    _, results = runner((list(range(BATCH)), None))  # type: ignore[operator]
+    _, results = runner((list(range(BATCH)), None))
     assert [ok for ok, _ in results] == [i not in bad for i in range(BATCH)]
     assert len(node.runs) <= most_runs, node.runs
     assert sum(node.runs) <= 5 * BATCH  # call executions: never quadratic
@@ -106,22 +113,26 @@ def test_burners_cost_at_most_the_batch_s_runs(burners: int) -> None:
     kinds = {address(i): ("burns" if i <= burners else "honest") for i in range(1, 201)}
     node = GasNode(kinds)
     runner, unread = _unread_of(node)
-    _, results = runner((getters(list(kinds)), 100))  # type: ignore[operator]
+    _, results = runner((getters(list(kinds)), 100))
     honest = [ok for (ok, _), kind in zip(results, kinds.values()) if kind == "honest"]
     assert all(honest)
     assert len(node.requests) <= isolation_calls(BATCH)
-    assert not any(call.target in unread for call in unread if kinds[call.target] == "honest")
+    assert not any(
+        call.target in unread for call in unread if kinds[call.target] == "honest"
+    )
 
 
 def test_burners_and_reverts_mixed() -> None:
-    """Burners, reverts and honest calls interleaved: nothing honest read as failed
-    unless said unread, no stranger's call read as answered, runs bounded."""
+    """Burners, reverts and honest calls interleaved: runs bounded.
+
+    No honest call read as failed unless said unread, no stranger's read as answered.
+    """
     kinds = {}
     for i in range(1, 201):
         kinds[address(i)] = ("burns", "reverts", "honest", "honest")[i % 4]
     node = GasNode(kinds)
     runner, unread = _unread_of(node)
-    _, results = runner((getters(list(kinds)), 100))  # type: ignore[operator]
+    _, results = runner((getters(list(kinds)), 100))
     said = {call.target for call in unread}
     for (ok, _), (target, kind) in zip(results, kinds.items()):
         if kind != "honest":
@@ -137,7 +148,7 @@ def test_a_read_spends_at_most_its_runs_over_many_batches() -> None:
     runner, unread = _unread_of(node, max_calls=20)
     for start in range(0, 2_000, BATCH):
         calls = list(range(start, start + BATCH))
-        _, results = runner((calls, None))  # type: ignore[operator]
+        _, results = runner((calls, None))
         assert [ok for ok, _ in results] == [i % 2 == 1 for i in calls]
     assert len(node.runs) <= 10 + 20
     assert unread
@@ -148,20 +159,20 @@ def test_a_rate_limit_while_telling_apart_ends_it_not_the_read() -> None:
     bad = _indices(100)
     node = RevertingNode(bad, limit_after=3)
     told: List[str] = []
-    runner = isolate_failing_calls(
+    runner: Any = isolate_failing_calls(
         node,  # type: ignore[arg-type]
         (ChainReadError,),
         PROBE,
         on_unread=lambda calls, why: told.extend([why] * len(calls)),
     )
     unread = [i for i in bad if i > 0]
-    _, results = runner((list(range(BATCH)), None))  # type: ignore[operator]
+    _, results = runner((list(range(BATCH)), None))
     assert [ok for ok, _ in results] == [i not in bad for i in range(BATCH)]
     assert told and all("limits the rate" in why for why in told)
     assert len(node.runs) == 4  # the run refused, then none more
     assert len(told) <= len(unread)  # each said once at most
     with pytest.raises(ChainReadError):  # the next batch's own rate limit
-        runner((list(range(BATCH)), None))  # type: ignore[operator]
+        runner((list(range(BATCH)), None))
 
 
 def test_the_bounds_grow_with_the_batch_s_logarithm() -> None:
