@@ -217,6 +217,10 @@ MAX_ISOLATION_CALLS = 128
 #: stranger's) is not worth a run per call; a few strangers among honest calls leave
 #: one half answered at most levels, and are told apart down to one call
 DENSE_LEVELS = 3
+#: calls in the smaller half below which a level of halves failing whole is not counted
+#: as dense: one mech's getters are asked side by side, so a mech burning in each fails
+#: a few neighbouring calls whole, which halving then tells apart in a few runs
+DENSE_PART = 8
 #: told of calls left unread: the calls, and why (runs spent, a rate limit)
 UnreadReport = Callable[[List[Call], str], None]
 #: why calls are unread when the runs to tell them apart are spent
@@ -230,10 +234,12 @@ def isolation_calls(calls: int) -> int:
     """``eth_call`` runs at most for one batch of ``calls`` calls, its first included.
 
     :param calls: calls in the batch.
-    :return: 1 + 6 x ceil(log2(calls)), at least 3 (49 for a batch of 200): three
-        strangers told apart down to one call each, or one call with its probe.
+    :return: 1 + 8 x ceil(log2(calls)), at least 3 (65 for a batch of 200): four
+        strangers' calls told apart down to one call each (two burning mechs of the
+        devnet, each failing several getters, took 41 runs in a batch of 49), or one
+        call with its probe.
     """
-    return 1 + max(2, 6 * (calls - 1).bit_length())
+    return 1 + max(2, 8 * (calls - 1).bit_length())
 
 
 #: one run's outcome: the reply, or the node's error for the whole batch
@@ -294,8 +300,8 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
     Telling calls apart is bounded (adv29zx I1: strangers' getters reverting at no cost
     to them cost one more ``eth_call`` each, one after the other): a batch of ``n``
     calls takes at most :func:`isolation_calls` (``n``) runs, its first included; a
-    part halved :data:`DENSE_LEVELS` levels in a row with both halves failing whole is
-    left as it is; one wrapped runner (one facts read) spends at most ``max_calls`` runs
+    part halved :data:`DENSE_LEVELS` levels in a row with both halves failing whole
+    (each of :data:`DENSE_PART` calls or more) is left as it is; one wrapped runner (one facts read) spends at most ``max_calls`` runs
     past each batch's first. A call not told apart within these, or in a re-ask the
     node answers with a rate limit (the read then asks no more), is ``(False, b"")``,
     unread for this period: told to ``on_unread``.
@@ -411,7 +417,8 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
             if block is None and outcome[0] is not None:
                 block = outcome[0][0]
         whole = all(_failed_whole(o) for o in outcomes)
-        level = dense + 1 if whole else 0
+        small = min(len(part) for part in halves) < DENSE_PART
+        level = (dense if small else dense + 1) if whole else 0
         results: List[Tuple[bool, bytes]] = []
         for part, outcome in zip(halves, outcomes):
             if together and whole:  # all failed again: their halves next
