@@ -301,10 +301,11 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
     to them cost one more ``eth_call`` each, one after the other): a batch of ``n``
     calls takes at most :func:`isolation_calls` (``n``) runs, its first included; a
     part halved :data:`DENSE_LEVELS` levels in a row with both halves failing whole
-    (each of :data:`DENSE_PART` calls or more) is left as it is; one wrapped runner (one facts read) spends at most ``max_calls`` runs
-    past each batch's first. A call not told apart within these, or in a re-ask the
-    node answers with a rate limit (the read then asks no more), is ``(False, b"")``,
-    unread for this period: told to ``on_unread``.
+    (each of :data:`DENSE_PART` calls or more) is left as it is; one wrapped runner
+    (one facts read) spends at most ``max_calls`` runs past each batch's first. A
+    call not told apart within these, or in a re-ask the node answers with a rate
+    limit (the read then asks no more), is ``(False, b"")``, unread for this period:
+    told to ``on_unread``.
 
     :param answer: runs one batch: ``(calls, block) ->`` a generator returning the reply.
     :param errors: the exception types ``answer`` raises for an RPC error.
@@ -392,7 +393,7 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
             results[index] = result
         return (block if block is not None else parts[0]), results, parts[2]
 
-    def parts_told(  # pylint: disable=too-many-arguments
+    def parts_told(  # pylint: disable=too-many-arguments,too-many-locals
         calls: List[Call],
         block: Optional[int],
         error: Optional[BaseException],
