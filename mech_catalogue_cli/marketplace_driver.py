@@ -45,6 +45,7 @@ from mech_catalogue_core.chain.marketplace import (
 from mech_catalogue_core.chain.registry import (
     BatchReply,
     BatchRequest,
+    Call,
     ChainReadError,
     block_number_call,
     decode_batch,
@@ -177,6 +178,7 @@ class MarketplaceReader:
                 (ChainReadError,),
                 block_number_call(self.config.multicall),
                 self._failed,
+                self._unread,
             ),
         )
         return list(facts)
@@ -196,6 +198,24 @@ class MarketplaceReader:
             batch_gas(len(calls)),
         )
         return decode_batch(data, len(calls))
+
+    @staticmethod
+    def _unread(calls: List[Call], why: str) -> None:
+        """Say which mechs' facts are unread this period (read the next).
+
+        Telling failing calls apart is bounded (``rpc_limits.isolate_failing_calls``,
+        adv29zx I1).
+
+        :param calls: the calls left unread.
+        :param why: why (the runs spent, or the node's rate limit).
+        """
+        mechs = sorted({call.target for call in calls})
+        LOGGER.warning(
+            "the facts of %s mech(s) are unread this period and read the next (%s): %s",
+            len(mechs),
+            why[:200],
+            ", ".join(mechs[:20]) + (" ..." if len(mechs) > 20 else ""),
+        )
 
     @staticmethod
     def _failed(calls: int, why: str) -> None:

@@ -117,3 +117,65 @@ def test_a_block_time_unread_is_now(answer: Dict[str, Any]) -> None:
     market: Any = type("M", (), {"w3": Web3(_Node(answer))})()
     before = time.time()
     assert block_time(market, 7) >= before
+
+
+@pytest.mark.parametrize(
+    "number", ["0x65", "0x63", "0x0", None, "0x" + "f" * 64, "pending", 100]
+)
+def test_another_block_than_the_one_asked_is_refused(number: Any) -> None:
+    """Block 100 asked, another number (or none, or not a quantity) answered: refused.
+
+    :param number: the answered block's ``number``.
+    """
+    node = _Node({"result": {"number": number, "timestamp": "0x5"}})
+    with pytest.raises(BlockUnread, match="for block 0x64"):
+        block_numbers(Web3(node), 100, ("timestamp",))
+
+
+def test_the_block_asked_is_read_whatever_its_number_s_zeros() -> None:
+    """``0x064`` is block 100 as well (a quantity with a leading zero)."""
+    node = _Node({"result": {"number": "0x064", "timestamp": "0x5"}})
+    assert block_numbers(Web3(node), 100, ("timestamp",)) == {"timestamp": 5}
+
+
+def test_a_tag_s_block_has_no_number_to_compare() -> None:
+    """``latest`` is whichever block the node holds: its number is read, not compared."""
+    node = _Node({"result": {"number": "0x65"}})
+    assert block_numbers(Web3(node), "latest", ("number",)) == {"number": 101}
+
+
+def test_a_node_s_error_words_are_quoted_as_the_node_s() -> None:
+    """The node's words in the refusal are quoted (markup inert, one line)."""
+    node = _Node({"error": {"code": -1, "message": "<b>pay</b>\nagain\u200b"}})
+    with pytest.raises(BlockUnread) as refused:
+        block_numbers(Web3(node), 100, ("timestamp",))
+    said = str(refused.value)
+    assert "the node said '" in said and "\n" not in said and "\u200b" not in said
+
+
+@pytest.mark.parametrize(
+    "ahead, believed",
+    [(-86400, True), (0, True), (14 * 60, True), (16 * 60, False), (2**40, False)],
+)
+def test_a_block_time_past_now_and_the_skew_is_now(ahead: int, believed: bool) -> None:
+    """A mined time up to 15 minutes ahead is the node's; later, the server's now.
+
+    :param ahead: seconds the block's time is past now.
+    :param believed: whether the node's time is kept.
+    """
+    stamp = int(time.time()) + ahead
+    node = _Node({"result": {"number": "0x7", "timestamp": hex(stamp)}})
+    market: Any = type("M", (), {"w3": Web3(node)})()
+    before = time.time()
+    read = block_time(market, 7)
+    if believed:
+        assert read == stamp
+    else:
+        assert before <= read <= time.time()
+
+
+def test_the_largest_block_time_is_now() -> None:
+    """2^256-1 seconds (the largest quantity): now, not a time ages on."""
+    node = _Node({"result": {"number": "0x7", "timestamp": "0x" + "f" * 64}})
+    market: Any = type("M", (), {"w3": Web3(node)})()
+    assert block_time(market, 7) <= time.time() + 1

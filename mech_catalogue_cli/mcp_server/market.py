@@ -86,6 +86,7 @@ from .market_errors import (
     RequestReverted,
     StateUnavailable,
 )
+from .node_words import node_said
 from .raw_blocks import block_numbers
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -433,7 +434,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         except (ValueError, OSError, Web3Exception) as exc:  # a node's JSON-RPC error
             raise MarketError(
                 f"the request transaction to {self.address} failed: "
-                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
+                f"{node_said(exc, self.rpc_url)}"
             ) from exc
         return SignedRequest(
             "0x" + bytes(signed.raw_transaction).hex(),
@@ -553,8 +554,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         except (ValueError, TypeError, KeyError, OSError, Web3Exception) as exc:
             raise MarketError(
                 f"the cancellation of transaction {pending.tx_hash} could not be "
-                f"signed: {type(exc).__name__}: "
-                f"{without_url(str(exc), self.rpc_url)[:200]}"
+                f"signed: {node_said(exc, self.rpc_url)}"
             ) from exc
         return SignedRequest(
             "0x" + bytes(signed.raw_transaction).hex(),
@@ -586,11 +586,12 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :param what: what was read, for the message.
         :param exc: the node's error (``ValueError``, ``OSError``, ``Web3Exception``).
         :return: what was read, from which node (its URL redacted), the error's type and
-            message (the URL taken out), cut to 200 characters.
+            the node's words quoted as the node's (:func:`.node_words.node_said`: the
+            URL taken out, cut to 200 characters; adv29zx N1).
         """
         return (
             f"{what} could not be read from {redacted_url(self.rpc_url)}: "
-            f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
+            f"{node_said(exc, self.rpc_url)}"
         )
 
     def final_block(self, depth: int) -> FinalBlock:
@@ -641,7 +642,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             raise StateUnavailable(
                 f"the node {redacted_url(self.rpc_url)} answered no account state at "
                 f"block {block} ({final.says()}): "
-                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:160]}. "
+                f"{node_said(exc, self.rpc_url, 160)}. "
                 f"Whether a nonce is final ({final.depth} blocks deep) cannot be read "
                 "there, "
                 "so no other request is paid for a call whose request is not on chain "
@@ -740,7 +741,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             # nonce too low, funds) is said, never an internal error of the call
             raise MarketError(
                 f"the request transaction to {self.address} failed: "
-                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
+                f"{node_said(exc, self.rpc_url)}"
             ) from exc
         if receipt["status"] != 1:
             raise RequestReverted(
@@ -803,8 +804,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             # limit must give an error result, not end the call's task
             raise MarketError(
                 f"the events of {query.address} in blocks {query.from_block}-"
-                f"{query.to_block} could not be read ({type(exc).__name__}: "
-                f"{without_url(str(exc), self.rpc_url)[:160]}); call again later"
+                f"{query.to_block} could not be read ({node_said(exc, self.rpc_url, 160)}); "
+                "call again later"
             ) from exc
 
     def delivery(self, request_id: str, from_block: int) -> Optional[Delivered]:

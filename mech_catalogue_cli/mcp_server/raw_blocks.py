@@ -26,6 +26,7 @@ request could be signed (adv29zv P1). The server reads only a block's numbers
 import re
 from typing import Any, Dict, Optional, Sequence, Union
 
+from mech_catalogue_core.model.quoted_text import quoted_for_model
 from web3.types import RPCEndpoint
 
 #: a quantity as JSON-RPC writes it (a bounded length: 2^256 at most); execution API
@@ -47,7 +48,8 @@ def block_numbers(
     :param names: the block's fields to read (``"number"``, ``"baseFeePerGas"``...).
     :return: each name to its value, or None when the block has no such field (a
         chain before EIP-1559 has no ``baseFeePerGas``).
-    :raises BlockUnread: when the node answers an error, ``null`` or no block, or a
+    :raises BlockUnread: when the node answers an error, ``null`` or no block, a
+        block whose ``number`` is not ``block`` (a number asked: adv29zx R1), or a
         named field that is not a ``0x`` hex quantity. A node that cannot be
         reached raises the provider's ``OSError``; a garbled answer web3's
         ``Web3Exception`` or ``ValueError``.
@@ -57,7 +59,22 @@ def block_numbers(
     found = answer.get("result") if isinstance(answer, dict) else None
     if not isinstance(found, dict):
         error = answer.get("error") if isinstance(answer, dict) else answer
-        raise BlockUnread(f"no block {tag} in the node's answer: {str(error)[:200]}")
+        raise BlockUnread(
+            f"no block {tag} in the node's answer, the node said "
+            f"{quoted_for_model(error, 200)}"
+        )
+    number = found.get("number")
+    if not isinstance(block, str) and not (
+        isinstance(number, str)
+        and HEX_NUMBER.fullmatch(number)
+        and int(number, 16) == block
+    ):
+        # another block's numbers taken for this one's (adv29zx R1); a tag names
+        # whichever block the node holds, so there is nothing to compare
+        raise BlockUnread(
+            f"the node answered block {quoted_for_model(number, 80)} "
+            f"for block {tag}"
+        )
     numbers: Dict[str, Optional[int]] = {}
     for name in names:
         value = found.get(name)

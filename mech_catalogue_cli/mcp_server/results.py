@@ -68,6 +68,7 @@ from .ipfs import IpfsError
 from .journal import JournalEntry
 from .listed_schemas import NEVER_LISTED, Held, schema_digest
 from .market import MarketError
+from .node_words import node_orders_warning
 from .offers import Offer, choice_reason, price_words
 from .response_checks import (
     decode_response,
@@ -99,12 +100,21 @@ def error_result(
     :param text: the sentence (secrets of configured URLs are redacted:
         :func:`mech_catalogue_cli.redaction.redact`; then whatever it quotes of a
         manifest or a mech is shown as ``tools/list`` shows it:
-        ``quoted_text.sentence_for_model``, adv29o).
+        ``quoted_text.sentence_for_model``, adv29o). A node's or gateway's words it
+        quotes (:func:`.node_words.node_said`) that read like instructions to a model
+        get an ``instruction_like_text`` warning in ``_meta``'s ``warnings`` (adv29zx
+        N1).
     :param meta: ``_meta[REQUEST_META_KEY]`` content, if any.
     :return: the result.
     """
+    written = redact(text)
+    orders = node_orders_warning(written)  # its quotations as escaped, before shown
+    if orders:
+        meta = dict(meta or {})
+        warned = warning_of(ProblemCode.INSTRUCTION_LIKE_TEXT, orders)
+        meta["warnings"] = list(meta.get("warnings") or []) + [warned]
     return types.CallToolResult(
-        content=[text_content(sentence_for_model(redact(text)))],
+        content=[text_content(sentence_for_model(written))],
         is_error=True,
         _meta=(
             {REQUEST_META_KEY: reasons_for_model(with_orders_flagged(meta))}

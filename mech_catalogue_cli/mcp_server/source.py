@@ -88,6 +88,7 @@ from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .answer_envelope import listed_output_schema
 from .checked_definitions import CHECKED
+from .node_words import node_said
 from .offers import (
     NoOffer,
     Offer,
@@ -886,9 +887,7 @@ class AgentSource:
         except (ChainReadError, ValueError) as exc:  # ValueError: a malformed log
             raise SourceError(
                 f"{self.where}: the offers' tenures could not be read from the chain "
-                f"({type(exc).__name__}: "
-                f"{without_url(str(exc), self.tenure.rpc.url)[:160]}); the catalogue "
-                "was kept"
+                f"({node_said(exc, self.tenure.rpc.url, 160)}); the catalogue was kept"
             ) from exc
 
 
@@ -968,8 +967,8 @@ class DirectSource:
         except (ChainReadError, ValueError) as exc:  # ValueError: a malformed log
             raise SourceError(
                 f"cannot read the MechMarketplace through "
-                f"{redacted_url(self.config.rpc_url)} ({type(exc).__name__}: "
-                f"{without_url(str(exc), self.config.rpc_url)})"
+                f"{redacted_url(self.config.rpc_url)} "
+                f"({node_said(exc, self.config.rpc_url)})"
             ) from exc
         catalogue, unread = derive_catalogue(
             outcome.catalogue,

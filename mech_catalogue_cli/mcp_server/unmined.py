@@ -46,6 +46,10 @@ from .outstanding import owner_text
 from .raw_blocks import block_numbers
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
+#: seconds a node's block time may be past the server's clock and be believed: clocks
+#: of honest nodes and servers differ by seconds, a block is minted at most a slot
+#: early; a later time is a node's lie and would keep a price counted for ever
+MAX_CLOCK_SKEW = 15 * 60
 
 #: ``extra`` key of an on-chain entry: ``owner_text`` of the requester and chain id its
 #: request was signed for
@@ -237,9 +241,23 @@ def _learn_fate(market: Marketplace, journal: Journal, record: Any) -> bool:
 
 
 def block_time(market: Marketplace, block: int) -> float:
-    """A block's time, unix seconds (now when the node does not say: the safe side)."""
+    """A block's time, unix seconds: the node's word, never past the server's clock.
+
+    A request is counted against ``--max-spend`` from its paid time on; a mined time
+    in the future would keep it counted for ever (adv29zx R1: a node answering 2^64-1
+    seconds). A time later than now and :data:`MAX_CLOCK_SKEW`, or none (the block
+    unread: :func:`.raw_blocks.block_numbers`), is taken as now: the safe side, the
+    price counted for the whole window from now.
+
+    :param market: the marketplace (its node is asked).
+    :param block: the block number.
+    :return: unix seconds.
+    """
+    now = time.time()
     try:
         stamp = block_numbers(market.w3, block, ("timestamp",))["timestamp"]
     except Exception:  # pylint: disable=broad-exception-caught  # any node answer
         stamp = None
-    return time.time() if stamp is None else float(stamp)
+    if stamp is None or stamp > now + MAX_CLOCK_SKEW:
+        return now
+    return float(stamp)

@@ -45,7 +45,7 @@ as halving would only send more requests to an RPC asking for fewer.
 
 import re
 from dataclasses import replace
-from typing import Any, Callable, Generator, List, Optional, Tuple, Type
+from typing import Any, Callable, Generator, List, Optional, Tuple, Type, cast
 
 from mech_catalogue_core.chain.marketplace import (
     LogQuery,
@@ -207,11 +207,78 @@ def batch_gas(calls: int) -> int:
     return min(BATCH_BASE_GAS + CALL_GAS * calls, MAX_BATCH_GAS)
 
 
-def isolate_failing_calls_yielding(
+#: ``eth_call`` runs one facts read may spend telling failing calls apart, past each
+#: batch's first (adv29zx I1): a public node's rate limit is met long before strangers'
+#: reverting or burning getters are told apart one by one; calls not told apart within
+#: it are unread for the period (:data:`UnreadReport`) and read the next
+MAX_ISOLATION_CALLS = 128
+#: levels of halving in a row at which both halves failed whole before the rest of a
+#: part is left unread: a part dense with failing calls (each revert or burner of a
+#: stranger's) is not worth a run per call; a few strangers among honest calls leave
+#: one half answered at most levels, and are told apart down to one call
+DENSE_LEVELS = 3
+#: calls in the smaller half below which a level of halves failing whole is not counted
+#: as dense: one mech's getters are asked side by side, so a mech burning in each fails
+#: a few neighbouring calls whole, which halving then tells apart in a few runs
+DENSE_PART = 8
+#: told of calls left unread: the calls, and why (runs spent, a rate limit)
+UnreadReport = Callable[[List[Call], str], None]
+#: why calls are unread when the runs to tell them apart are spent
+SPENT = (
+    "the eth_call runs to tell failing calls apart were spent (the batch's, the "
+    "read's, or its calls failed densely); read again next period"
+)
+
+
+def isolation_calls(calls: int) -> int:
+    """``eth_call`` runs at most for one batch of ``calls`` calls, its first included.
+
+    :param calls: calls in the batch.
+    :return: 1 + 8 x ceil(log2(calls)), at least 3 (65 for a batch of 200): four
+        strangers' calls told apart down to one call each (two burning mechs of the
+        devnet, each failing several getters, took 41 runs in a batch of 49), or one
+        call with its probe.
+    """
+    return 1 + max(2, 8 * (calls - 1).bit_length())
+
+
+#: one run's outcome: the reply, or the node's error for the whole batch
+Outcome = Tuple[Optional[BatchReply], Optional[BaseException]]
+#: a part told apart: (the block, its calls' results, runs used)
+Told = Tuple[Optional[int], List[Tuple[bool, bytes]], int]
+
+
+class _Budget:  # pylint: disable=too-few-public-methods
+    """What one wrapped runner (a facts read) has left, and what its batch has learnt."""
+
+    def __init__(self, calls: int) -> None:
+        """Start with ``calls`` runs.
+
+        :param calls: :data:`MAX_ISOLATION_CALLS` or the caller's.
+        """
+        self.left = calls
+        #: why calls left are unread (:data:`SPENT`, or the node's rate limit)
+        self.why = SPENT
+        #: the block at which the node answered a run in the batch being run (its
+        #: probe or another: a call failing there alone is the call's failure)
+        self.node_answered: Optional[int] = None
+
+
+def _failed_whole(outcome: Outcome) -> bool:
+    """Whether a run failed for each of its calls (an error, or no call answered)."""
+    reply, error = outcome
+    return error is not None or (
+        reply is not None and not any(ok for ok, _ in reply[1])
+    )
+
+
+def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-many-positional-arguments,too-many-statements
     answer: Callable[[BatchRequest], Generator[None, None, BatchReply]],
     errors: Tuple[Type[BaseException], ...],
     probe: Call,
     on_failure: Optional[SplitReport] = None,
+    on_unread: Optional[UnreadReport] = None,
+    max_calls: int = MAX_ISOLATION_CALLS,
 ) -> Callable[[BatchRequest], Generator[None, None, BatchReply]]:
     """Wrap a cooperative batch runner so that one contract's call cannot fail the others.
 
@@ -225,9 +292,20 @@ def isolate_failing_calls_yielding(
     - one call the node answers with an error is that call's failure, ``(False, b"")``,
       when the node answers ``probe`` (a call of the caller's own, e.g. Multicall2's
       ``getBlockNumber()``) at the same block; else the error propagates (the node's);
-    - a call that failed after the first of its batch may have been starved: the failed
-      calls are asked again together (the first of them then has the batch's gas). A
-      successful call's result stands (gas changes no honest getter's answer).
+    - the calls that failed after the first of their batch may have been starved: they
+      are asked again together, and in halves when they all fail again (the first of
+      each then has the half's gas). A successful call's result stands (gas changes no
+      honest getter's answer).
+
+    Telling calls apart is bounded (adv29zx I1: strangers' getters reverting at no cost
+    to them cost one more ``eth_call`` each, one after the other): a batch of ``n``
+    calls takes at most :func:`isolation_calls` (``n``) runs, its first included; a
+    part halved :data:`DENSE_LEVELS` levels in a row with both halves failing whole
+    (each of :data:`DENSE_PART` calls or more) is left as it is; one wrapped runner
+    (one facts read) spends at most ``max_calls`` runs past each batch's first. A
+    call not told apart within these, or in a re-ask the node answers with a rate
+    limit (the read then asks no more), is ``(False, b"")``, unread for this period:
+    told to ``on_unread``.
 
     :param answer: runs one batch: ``(calls, block) ->`` a generator returning the reply.
     :param errors: the exception types ``answer`` raises for an RPC error.
@@ -235,63 +313,182 @@ def isolate_failing_calls_yielding(
     :param on_failure: told of every batch answered with an error (calls in it, the
         error text): split when more than one; one, when the call failed alone (not when
         the node's error propagates).
-    :return: a runner with the same contract; one ``eth_call`` more per call that failed
-        after the first of a batch, about 2 x log2(calls) per batch the node erred on.
+    :param on_unread: told of the calls left unread (the calls, why).
+    :param max_calls: runs past each batch's first this runner may spend in all
+        (:data:`MAX_ISOLATION_CALLS`; a new runner per facts read).
+    :return: a runner with the same contract; a batch the node answers whole with no
+        call failing after its first takes one ``eth_call``.
     """
+    budget = _Budget(max_calls)
+
+    def unread(calls: List[Call], why: str) -> List[Tuple[bool, bytes]]:
+        if on_unread is not None and calls:
+            on_unread(list(calls), why)
+        return [(False, b"")] * len(calls)
 
     def run(request: BatchRequest) -> Generator[None, None, BatchReply]:
         calls, block = request
+        budget.node_answered = None
         try:
             reply = yield from answer(request)
         except errors as exc:
             if RATE_LIMITED.search(rpc_text(exc)):
                 raise
+            outcome: Outcome = (None, exc)
+        else:
+            outcome = (reply, None)
+            budget.node_answered = reply[0]
+        found, results, _ = yield from told(
+            calls, block, outcome, isolation_calls(len(calls)) - 1, 0
+        )
+        if found is None:  # a batch for "latest" of which nothing was answered
+            raise outcome[1] or RuntimeError("no block answered")
+        return found, results
+
+    def attempt(request: BatchRequest) -> Generator[None, None, Optional[Outcome]]:
+        """One run past a batch's first (None: none left, or a rate limit met)."""
+        if budget.left < 1:
+            return None
+        budget.left -= 1
+        try:
+            reply = yield from answer(request)
+        except errors as exc:
+            if RATE_LIMITED.search(rpc_text(exc)):
+                budget.left = 0
+                budget.why = f"the node limits the rate ({rpc_text(exc)[:200]})"
+                return None
+            return None, exc
+        budget.node_answered = reply[0]  # the node works at this block
+        return reply, None
+
+    def told(  # pylint: disable=too-many-arguments
+        calls: List[Call],
+        block: Optional[int],
+        outcome: Outcome,
+        allowed: int,
+        dense: int,
+    ) -> Generator[None, None, Told]:
+        """The calls' results once told apart, from their run's outcome."""
+        reply, error = outcome
+        if error is not None:
             if len(calls) == 1:
-                return (yield from failed_alone(block, exc))
+                return (yield from failed_alone(block, error, allowed))
+            asked_again = list(range(len(calls)))
+            results: List[Tuple[bool, bytes]] = [(False, b"")] * len(calls)
             if on_failure is not None:
-                on_failure(len(calls), str(exc))
-            half = (len(calls) + 1) // 2
-            first = yield from run((calls[:half], block))
-            second = yield from run(
-                (calls[half:], first[0] if block is None else block)
+                on_failure(len(calls), str(error))
+        else:
+            block, results = cast(BatchReply, reply)[0], list(
+                cast(BatchReply, reply)[1]
             )
-            return first[0], first[1] + second[1]
-        return (yield from asked_again_if_starved(calls, reply))
+            asked_again = [i for i, (ok, _) in enumerate(results) if not ok and i > 0]
+        if not asked_again:
+            return block, results, 0
+        parts = yield from parts_told(
+            [calls[i] for i in asked_again], block, error, allowed, dense
+        )
+        if parts[0] is None and error is not None:
+            return None, results, parts[2]
+        for index, result in zip(asked_again, parts[1]):
+            results[index] = result
+        return (block if block is not None else parts[0]), results, parts[2]
+
+    def parts_told(  # pylint: disable=too-many-arguments,too-many-locals
+        calls: List[Call],
+        block: Optional[int],
+        error: Optional[BaseException],
+        allowed: int,
+        dense: int,
+    ) -> Generator[None, None, Told]:
+        """Calls failed in a run, asked again: together first, then in halves."""
+        together = error is None and dense == 0 and len(calls) > 1
+        halves = [calls] if together or len(calls) == 1 else _halved(calls)
+        if dense >= DENSE_LEVELS or allowed < len(halves):
+            if error is not None and (yield from node_answers(block)) is None:
+                raise error
+            return block, unread(calls, budget.why), 0
+        used = 0
+        outcomes: List[Outcome] = []
+        for part in halves:
+            outcome = yield from attempt((part, block))
+            if outcome is None:
+                return block, unread(calls, budget.why), used
+            used += 1
+            outcomes.append(outcome)
+            if block is None and outcome[0] is not None:
+                block = outcome[0][0]
+        whole = all(_failed_whole(o) for o in outcomes)
+        small = min(len(part) for part in halves) < DENSE_PART
+        level = (dense if small else dense + 1) if whole else 0
+        results: List[Tuple[bool, bytes]] = []
+        for part, outcome in zip(halves, outcomes):
+            if together and whole:  # all failed again: their halves next
+                part_told = yield from parts_told(part, block, None, allowed - used, 1)
+                part_told = (
+                    part_told[0],
+                    _firsts_kept(outcome, part_told[1]),
+                    part_told[2],
+                )
+            else:
+                part_told = yield from told(part, block, outcome, allowed - used, level)
+            used += part_told[2]
+            results += part_told[1]
+        return block, results, used
 
     def failed_alone(
-        block: Optional[int], error: BaseException
-    ) -> Generator[None, None, BatchReply]:
-        try:
-            probed = yield from answer(([probe], block))
-        except errors:
-            probed = None
-        if probed is None:
+        block: Optional[int], error: BaseException, allowed: int
+    ) -> Generator[None, None, Told]:
+        answered = yield from node_answers(block) if allowed >= 1 else _nothing()
+        if answered is None:
             raise error
         if on_failure is not None:
             on_failure(1, str(error))
-        return probed[0], [(False, b"")]
+        return answered, [(False, b"")], 1
 
-    def asked_again_if_starved(
-        calls: List[Call], reply: BatchReply
-    ) -> Generator[None, None, BatchReply]:
-        block, results = reply
-        suspects = [i for i, (ok, _) in enumerate(results) if not ok and i > 0]
-        if not suspects:
-            return reply
-        again = yield from run(([calls[i] for i in suspects], block))
-        merged = list(results)
-        for index, result in zip(suspects, again[1]):
-            merged[index] = result
-        return block, merged
+    def node_answers(block: Optional[int]) -> Generator[None, None, Optional[int]]:
+        """The block at which the node answers (``probe`` asked when not known), or None."""
+        if budget.node_answered is not None and block in (None, budget.node_answered):
+            return budget.node_answered
+        budget.left -= 1
+        try:
+            probed: Optional[BatchReply] = yield from answer(([probe], block))
+        except errors:
+            probed = None
+        budget.node_answered = None if probed is None else probed[0]
+        return budget.node_answered
 
     return run
 
 
-def isolate_failing_calls(
+def _halved(calls: List[Call]) -> List[List[Call]]:
+    """Two halves, the first the larger."""
+    half = (len(calls) + 1) // 2
+    return [calls[:half], calls[half:]]
+
+
+def _firsts_kept(
+    outcome: Outcome, told: List[Tuple[bool, bytes]]
+) -> List[Tuple[bool, bytes]]:
+    """A run's first call's result (its own: it had the gas) over a re-ask's."""
+    reply, _ = outcome
+    if reply is None or not reply[1] or not told:
+        return told
+    return [reply[1][0]] + told[1:]
+
+
+def _nothing() -> Generator[None, None, Optional[int]]:
+    """No probe asked: nothing answered."""
+    return None
+    yield  # pylint: disable=unreachable  # a generator that never waits
+
+
+def isolate_failing_calls(  # pylint: disable=too-many-arguments,too-many-positional-arguments
     answer: Callable[[BatchRequest], BatchReply],
     errors: Tuple[Type[BaseException], ...],
     probe: Call,
     on_failure: Optional[SplitReport] = None,
+    on_unread: Optional[UnreadReport] = None,
+    max_calls: int = MAX_ISOLATION_CALLS,
 ) -> Callable[[BatchRequest], BatchReply]:
     """:func:`isolate_failing_calls_yielding` for a blocking runner.
 
@@ -299,6 +496,8 @@ def isolate_failing_calls(
     :param errors: the exception types ``answer`` raises for an RPC error.
     :param probe: a call that cannot fail on a working node.
     :param on_failure: told of every batch answered with an error.
+    :param on_unread: told of the calls left unread (the calls, why).
+    :param max_calls: runs past each batch's first, in all (one facts read).
     :return: a runner with the same contract.
     """
 
@@ -306,7 +505,9 @@ def isolate_failing_calls(
         return answer(request)
         yield  # pylint: disable=unreachable  # a generator that never waits
 
-    cooperative = isolate_failing_calls_yielding(answered, errors, probe, on_failure)
+    cooperative = isolate_failing_calls_yielding(
+        answered, errors, probe, on_failure, on_unread, max_calls
+    )
 
     def run(request: BatchRequest) -> BatchReply:
         runner = cooperative(request)

@@ -276,9 +276,26 @@ class ToolMetadataBaseBehaviour(
                 (ChainReadError,),
                 block_number_call(self.params.multicall2_address),
                 self._facts_call_failed,
+                self._facts_unread,
             ),
         )
         return facts
+
+    def _facts_unread(self, calls: List[Call], why: str) -> None:
+        """Log the mechs whose facts are unread this period (read the next).
+
+        Telling failing calls apart is bounded per batch and per read
+        (``rpc_limits.isolate_failing_calls_yielding``, adv29zx I1).
+
+        :param calls: the calls left unread.
+        :param why: why (the runs spent, or the node's rate limit).
+        """
+        mechs = sorted({call.target for call in calls})
+        shown = ", ".join(mechs[:20]) + (" ..." if len(mechs) > 20 else "")
+        self.context.logger.warning(
+            f"the facts of {len(mechs)} mech(s) are unread this period and read the "
+            f"next ({why[:200]}): {shown}"
+        )
 
     def _facts_call_failed(self, size: int, why: str) -> None:
         """Log a batch of mechs' getters the node answered with an error.
