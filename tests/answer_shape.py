@@ -52,3 +52,14 @@ def answer_of(result: Any) -> Any:
     as_text = "answer as text is" in value[NOTE_KEY]
     assert as_text == isinstance(value[ANSWER_KEY], str), value
     return None if as_text else value[ANSWER_KEY]
+
+
+def listed_mech_properties(output_schema: Any) -> Dict[str, Any]:
+    """The properties of the mech's own output schema inside a listed envelope.
+
+    :param output_schema: a paid tool's listed ``outputSchema`` (None: none listed).
+    :return: ``properties`` of the mech's schema, the first arm of ``answer``'s
+        ``anyOf`` (the other is the answer as text).
+    """
+    answer = (output_schema or {})["properties"][ANSWER_KEY]
+    return dict(answer["anyOf"][0]["properties"])

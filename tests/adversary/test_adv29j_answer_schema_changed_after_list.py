@@ -59,6 +59,7 @@ from typing import Any, Dict, List
 import anyio
 
 from scripts.devnet import Devnet
+from tests.answer_shape import listed_mech_properties
 from tests.devnet.mcp_helpers import declare_tool, responder, stdio_client
 from tests.devnet.test_mcp_offchain import native_mech
 
@@ -97,7 +98,7 @@ def test_an_answer_paid_after_the_schema_changed_reaches_the_sdk_client(
         ) as client:
             listed = await client.list_tools()
             (tool,) = [t for t in listed.tools if MECH_TOOL in t.name]
-            seen["listed"] = (tool.output_schema or {})["properties"]["result"]
+            seen["listed"] = listed_mech_properties(tool.output_schema)["result"]
             seen["list_changed received"] = False
             async with client.listen(tools_list_changed=True) as events:
                 declare_tool(

@@ -60,6 +60,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from scripts.devnet import Devnet
+from tests.answer_shape import listed_mech_properties
 from tests.devnet.mcp_helpers import (
     declare_tool,
     free_port,
@@ -101,7 +102,7 @@ def test_a_sessionless_client_reads_an_answer_paid_after_a_restart(
         async with Client(streamable_http_client(url), mode=HANDSHAKE) as other:
             listed = await other.list_tools()
             (tool,) = [t for t in listed.tools if MECH_TOOL in t.name]
-            return (tool.output_schema or {})["properties"]["result"]
+            return listed_mech_properties(tool.output_schema)["result"]
 
     async def main() -> None:
         async with contextlib.AsyncExitStack() as stack:
@@ -111,7 +112,7 @@ def test_a_sessionless_client_reads_an_answer_paid_after_a_restart(
                 )
                 listed = await agent.list_tools()
                 (tool,) = [t for t in listed.tools if MECH_TOOL in t.name]
-                seen["listed"] = (tool.output_schema or {})["properties"]["result"]
+                seen["listed"] = listed_mech_properties(tool.output_schema)["result"]
             declare_tool(devnet, service_id, MECH_TOOL, {"result": {"type": "string"}})
             with http_server(devnet, tmp_path, *options, port=port), responder(devnet):
                 seen["served after the restart"] = await served_result_schema()

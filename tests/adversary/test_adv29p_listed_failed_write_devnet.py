@@ -52,6 +52,7 @@ from tests.adversary.test_adv29l_answer_lost_after_restart_sessionless import (
     MECH_TOOL,
     MODERN,
 )
+from tests.answer_shape import listed_mech_properties
 from tests.devnet.mcp_helpers import (
     declare_tool,
     free_port,
@@ -95,7 +96,7 @@ def test_a_failed_record_write_does_not_lose_the_answer(
                 )
                 listed = await agent.list_tools()
                 (tool,) = [t for t in listed.tools if MECH_TOOL in t.name]
-                seen["listed"] = (tool.output_schema or {})["properties"]["result"]
+                seen["listed"] = listed_mech_properties(tool.output_schema)["result"]
                 seen["record after the listing"] = (state / FILE_NAME).exists()
             (state / LOCK_NAME).rmdir()
             declare_tool(devnet, service_id, MECH_TOOL, {"result": {"type": "string"}})
