@@ -46,7 +46,7 @@ from mech_catalogue_cli.mcp_server.offers import (
 from mech_catalogue_cli.mcp_server.source import AgentSource, served_from_catalogue
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import SEED_MECHS
-from tests.answer_shape import answer_of
+from tests.answer_shape import answer_of, listed_mech_properties
 from tests.devnet.mcp_helpers import (
     agent_api,
     checksum,
@@ -152,7 +152,7 @@ def test_list_pages_every_tool_with_offers(
     tool = by_name[TOOL]
     assert tool.input_schema["required"] == ["prompt"]
     assert tool.input_schema["properties"]["temperature"]["type"] == "number"
-    request_id = (tool.output_schema or {})["properties"]["requestId"]
+    request_id = listed_mech_properties(tool.output_schema)["requestId"]
     assert request_id["type"] == ["integer", "string"] and request_id["pattern"]
     offers = tool.meta["io.olas/mech-tool"]["offers"]
     on_chain = {o.address: o.price for o in chain_offers(devnet)}

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
@@ -291,7 +292,12 @@ def test_catalogue_in_shared_state_and_synchronized_data(agent_run: LocalRun) ->
         entry.digest for entry in agreed_catalogues(agent_run.processes[0].log_path)
     }
     assert data["participants"] == 1
-    assert set(data["mech_tools"]) == {tool["name"] for tool in _view(agent_run).tools}
+    # a name outside the MCP rule is served under a derived one, the mech's in _meta
+    served = {
+        (tool.get("_meta") or {}).get(META_KEY, {}).get("mechToolName", tool["name"])
+        for tool in _view(agent_run).tools
+    }
+    assert set(data["mech_tools"]) == served
     assert data["mechs_info"], "mechs_info (mech-interact's MechInfo view) is empty"
     for info in data["mechs_info"]:
         assert isinstance(info, dict)
