@@ -32,6 +32,7 @@ from web3.types import RPCEndpoint
 
 from scripts.devnet import Devnet, RegisteredManifest
 from scripts.devnet.seed import FIXTURES_DIR
+from scripts.loopback_proxy import LoopbackProxy
 
 
 @pytest.fixture(scope="session")
@@ -79,6 +80,17 @@ def chain_snapshot(devnet: Devnet) -> Iterator[Devnet]:
     """
     with _reverted(devnet) as reverted:
         yield reverted
+
+
+@pytest.fixture
+def proxy(chain_snapshot: Devnet) -> Iterator[LoopbackProxy]:
+    """A loopback proxy in front of the devnet's anvil, to answer some calls otherwise.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :yield: the proxy (closed after the test).
+    """
+    with LoopbackProxy(chain_snapshot.info.rpc_url) as running:
+        yield running
 
 
 @pytest.fixture(scope="module", autouse=True)

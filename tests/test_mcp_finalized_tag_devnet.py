@@ -26,7 +26,7 @@ only when mined (``tests/devnet/reverting_mech.py``).
 """
 
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import anyio
 import pytest
@@ -100,17 +100,6 @@ def _no_tag(call: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     ):
         return {"error": {"code": -32602, "message": "invalid block tag finalized"}}
     return None
-
-
-@pytest.fixture(name="proxy")
-def _proxy(chain_snapshot: Devnet) -> Iterator[LoopbackProxy]:
-    """A proxy in front of the devnet's anvil.
-
-    :param chain_snapshot: the devnet, reverted afterwards.
-    :yield: the proxy (closed after the test).
-    """
-    with LoopbackProxy(chain_snapshot.info.rpc_url) as proxy:
-        yield proxy
 
 
 def test_anvil_answers_its_head_minus_64_and_the_count_is_read_there(

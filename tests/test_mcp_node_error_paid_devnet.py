@@ -29,7 +29,7 @@ reads it back as mined.
 
 import threading
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Optional
 
 import anyio
 import pytest
@@ -72,17 +72,6 @@ class HeadFault:  # pylint: disable=too-few-public-methods
             return None
         self.refused += 1
         return {"error": LIMITED}
-
-
-@pytest.fixture(name="proxy")
-def _proxy(chain_snapshot: Devnet) -> Iterator[LoopbackProxy]:
-    """A proxy in front of the devnet's anvil.
-
-    :param chain_snapshot: the devnet, reverted afterwards.
-    :yield: the proxy (closed after the test).
-    """
-    with LoopbackProxy(chain_snapshot.info.rpc_url) as proxy:
-        yield proxy
 
 
 def _call(

@@ -31,10 +31,9 @@ the proxy (the base fee read from ``baseFeePerGas`` whatever ``extraData`` holds
 """
 
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Optional
 
 import anyio
-import pytest
 import requests
 
 from scripts.devnet import Devnet
@@ -59,17 +58,6 @@ def _poa_blocks(devnet: Devnet) -> Any:
         return {"result": {**block, "extraData": POA_EXTRA_DATA}}
 
     return answer
-
-
-@pytest.fixture(name="proxy")
-def _proxy(chain_snapshot: Devnet) -> Iterator[LoopbackProxy]:
-    """A proxy in front of the devnet's anvil.
-
-    :param chain_snapshot: the devnet, reverted afterwards.
-    :yield: the proxy (closed after the test).
-    """
-    with LoopbackProxy(chain_snapshot.info.rpc_url) as proxy:
-        yield proxy
 
 
 def test_a_paid_call_over_poa_blocks(

@@ -24,7 +24,7 @@ quotes the node's words as the node's, with an ``instruction_like_text`` warning
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Optional
 
 import anyio
 import pytest
@@ -66,13 +66,6 @@ class SlowNode:  # pylint: disable=too-few-public-methods
         self.held += 1
         time.sleep(HOLD)
         return None
-
-
-@pytest.fixture(name="proxy")
-def _proxy(chain_snapshot: Devnet) -> Iterator[LoopbackProxy]:
-    """A proxy in front of the devnet's anvil (closed after the test)."""
-    with LoopbackProxy(chain_snapshot.info.rpc_url) as proxy:
-        yield proxy
 
 
 def _call(devnet: Devnet, tmp_path: Path, proxy: LoopbackProxy, node: SlowNode) -> Any:
