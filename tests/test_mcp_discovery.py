@@ -29,13 +29,12 @@ from mcp import Client
 
 from mech_catalogue_cli.mcp_server.call_identity import IDEMPOTENCY_META_KEY
 from mech_catalogue_cli.mcp_server.discovery import (
-    AUTO_THRESHOLD,
     CALL_TOOL,
     DESCRIBE_TOOL,
     SEARCH_TOOLS,
-    DiscoveryMode,
     searching,
 )
+from mech_catalogue_cli.mcp_server.option_defaults import AUTO_THRESHOLD, DiscoveryMode
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue
 from tests.test_mcp_tasks import Ctx, passed_on

@@ -29,7 +29,7 @@ from mech_catalogue_core.chain.presets import (
     ChainPreset,
 )
 
-from mech_catalogue_cli.mcp_server.market import DEFAULT_MAX_GAS
+from mech_catalogue_cli.mcp_server.market_errors import DEFAULT_MAX_GAS
 
 
 def _whole_number(

@@ -36,16 +36,18 @@ from mech_catalogue_core.model.payment import (
 )
 from mech_catalogue_core.model.references import DOCS_URL
 
-from mech_catalogue_cli.mcp_server.discovery import AUTO_THRESHOLD, DiscoveryMode
 from mech_catalogue_cli.mcp_server.http_access import (
     REMOTE_REFUSED,
     HttpAccess,
     RemoteRefused,
     http_access,
 )
-from mech_catalogue_cli.mcp_server.offchain import OffchainMode
-from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
-from mech_catalogue_cli.mcp_server.settings import IO_TIMEOUT
+from mech_catalogue_cli.mcp_server.option_defaults import (
+    AUTO_THRESHOLD,
+    IO_TIMEOUT,
+    DiscoveryMode,
+    OffchainMode,
+)
 
 from ..chain_options import (
     PresetCommand,
@@ -61,7 +63,6 @@ from ..redaction import install_log_redaction, register_urls
 from ..sources import GATEWAY_ENV, default_gateway
 from .gas_options import chosen_max_fee_per_gas, chosen_min_priority_fee, gas_options
 from .list_options import parse_registry_option
-from .mcp_run import catalogue_source, paying_market, start
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
 KEY_ENV = "MECH_CATALOGUE_MCP_KEY"
@@ -593,6 +594,18 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     )
     install_log_redaction()
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
+    # the server's modules (web3, the MCP SDK) load once the options are read: `--help`
+    # and a refused option answer without them
+    # pylint: disable-next=import-outside-toplevel
+    from mech_catalogue_cli.mcp_server.settings import CallSettings
+
+    from .mcp_run import (  # pylint: disable=import-outside-toplevel
+        MechToolServer,
+        catalogue_source,
+        paying_market,
+        start,
+    )
+
     try:
         access = guarded_http(
             transport, host, port, allow_remote, auth_token_file, allowed_hosts

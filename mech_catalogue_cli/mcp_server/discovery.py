@@ -48,7 +48,6 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Dict, List, Optional, Tuple
 
 import mcp_types as types
@@ -69,23 +68,10 @@ from .definition_checks import argument_errors
 from .ipfs import IpfsError
 from .market import MarketError
 from .offers import NoOffer, Offer, choose_offer, tenure_facts
+from .option_defaults import AUTO_THRESHOLD, DiscoveryMode
 from .results import error_result, text_content, visible_text
 from .source import ServedCatalogue, ServedTool, SourceError
 
-
-class DiscoveryMode(StrEnum):
-    """``mcp --discovery``: what ``tools/list`` lists."""
-
-    LIST = "list"  # every listed tool (the catalogue)
-    SEARCH = "search"  # the three discovery tools
-    AUTO = "auto"  # SEARCH above AUTO_THRESHOLD listed tools, else LIST
-
-
-#: listed tools above which ``auto`` switches to search mode. Clients cap the tools they
-#: load (Cursor has capped at 40 tools, VS Code at 128 a request) and a
-#: listed typed tool costs about 500 to 1,000 tokens of context: 40 tools are 20,000 to
-#: 40,000 tokens, about what a model can spare beside its conversation
-AUTO_THRESHOLD = 40
 #: matches of one ``search_tools`` page by default, and at most
 DEFAULT_MATCHES = 10
 MAX_MATCHES = 25

@@ -59,7 +59,6 @@ import json
 import logging
 import socket
 import time
-from enum import Enum
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
@@ -97,18 +96,6 @@ MAX_ACCEPT_DEPTH = 8
 POST_SECONDS = 10.0
 #: what the user runs to prepay (the ``prepay`` command, another change of issue 31)
 PREPAY_HINT = "run `mech-catalogue prepay --mech {mech} --amount {amount}`"
-
-
-class OffchainMode(str, Enum):
-    """``--offchain``: when a call is posted to a mech's endpoint."""
-
-    #: off-chain when the mech declares an endpoint and the prepaid balance covers the
-    #: price (read before posting), else the on-chain request
-    AUTO = "auto"
-    #: always the on-chain request (the default: see docs/mcp.md)
-    NEVER = "never"
-    #: only mechs with an endpoint, only off-chain: a short balance is an error
-    ONLY = "only"
 
 
 class OffchainRefusal(str):

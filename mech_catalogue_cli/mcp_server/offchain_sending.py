@@ -50,7 +50,6 @@ from .journal import Journal, JournalEntry, loaded, recorded, saved
 from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
 from .offchain import (
     POST_SECONDS,
-    OffchainMode,
     OffchainPoster,
     OffchainRefusal,
     record_passed,
@@ -58,6 +57,7 @@ from .offchain import (
 )
 from .offchain_refusals import said
 from .offers import Offer
+from .option_defaults import OffchainMode
 from .outstanding import (
     BOUND_KEY,
     Hold,

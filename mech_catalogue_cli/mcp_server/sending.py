@@ -89,9 +89,10 @@ from .mined_reverts import (
     record_reverted,
     release_final_reverts,
 )
-from .offchain import OffchainMode, OffchainPoster
+from .offchain import OffchainPoster
 from .offchain_sending import OffchainRetry, OffchainSending, PriceRefusal, refusal_with
 from .offers import Offer, send_time_refusal
+from .option_defaults import OffchainMode
 from .payment import TokenPayer
 from .recall import resume_from_chain
 from .refused_offers import (

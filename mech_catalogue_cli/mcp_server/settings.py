@@ -20,12 +20,9 @@ from typing import Dict, Optional, Tuple
 
 from mech_catalogue_core.chain.presets import DEFAULT_FINAL_DEPTH
 
+from .option_defaults import IO_TIMEOUT
 from .source import DEFAULT_PAGE_SIZE
 from .spend_cap import DEFAULT_SPEND_WINDOW_SECONDS
-
-#: seconds per IPFS upload or fetch, and to wait for a sent transaction's receipt
-#: (``mech-catalogue mcp --io-timeout``)
-IO_TIMEOUT = 30.0
 
 
 @dataclass
@@ -58,9 +55,9 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param all_tools: list every tool, not only those a call can pay for now.
     :param pin_file: ``--pin``: the approved tool definitions (:mod:`.pins`; "" for none).
     :param discovery: ``--discovery``: ``list``, ``search`` or ``auto``
-        (:class:`.discovery.DiscoveryMode`).
+        (:class:`.option_defaults.DiscoveryMode`).
     :param offchain: ``--offchain``: ``never``, ``auto`` or ``only``
-        (:class:`.offchain.OffchainMode`).
+        (:class:`.option_defaults.OffchainMode`).
     :param auto_prepay: ``--auto-prepay``: asset -> the amount one automatic deposit
         after a mech's 402 makes, the asset's smallest units (empty: never deposits;
         :mod:`.auto_prepay`).
