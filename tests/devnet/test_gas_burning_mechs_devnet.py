@@ -28,9 +28,9 @@ from typing import Any, Dict, Iterator, List, Optional
 import pytest
 from aea_ledger_ethereum import EthereumApi
 from mech_catalogue_core.chain.marketplace import (
-    MechCreation,
     DiscoveryCheckpoint,
     MarketplaceSource,
+    MechCreation,
 )
 from mech_catalogue_core.chain.registry import decode_batch, encode_batch, encode_call
 from mech_catalogue_core.chain.rpc_limits import batch_gas
@@ -316,8 +316,10 @@ def test_the_skills_multicall_reader_bounds_the_gas(chain_snapshot: Devnet) -> N
 def test_burners_dense_among_the_seeded_mechs_leave_none_unread_next_period(
     chain_snapshot: Devnet, honest: Dict[str, Dict[str, object]]
 ) -> None:
-    """Every other marketplace mech burns: from the second read, every other mech's
-    facts equal a read without the code, and the runs settle (``chain.read_apart``).
+    """Every other marketplace mech burns: from the second read the others' facts are read.
+
+    Each other mech's facts equal a read without the code, and the runs settle
+    (``chain.read_apart``).
 
     :param chain_snapshot: the devnet.
     :param honest: the facts before.
@@ -360,7 +362,7 @@ ANSWERS_SEVEN = "0x600760005260206000f3"
 
 
 @pytest.mark.parametrize("burners", [10, 30])
-def test_burners_spread_among_200_mechs_leave_none_unread_next_period(
+def test_burners_spread_among_200_mechs_leave_none_unread_next_period(  # pylint: disable=too-many-locals
     chain_snapshot: Devnet, burners: int
 ) -> None:
     """200 contracts answering every getter, burners spread among them (anvil_setCode).
@@ -379,7 +381,9 @@ def test_burners_spread_among_200_mechs_leave_none_unread_next_period(
     for index in range(total):
         address = f"0x{0x5eed0000 + index:040x}"
         set_code(chain_snapshot, address, BURNS if index in spots else ANSWERS_SEVEN)
-        mechs.append(MechCreation(address, MECH_KIND_MARKETPLACE, 1, "0x" + "00" * 20, 1))
+        mechs.append(
+            MechCreation(address, MECH_KIND_MARKETPLACE, 1, "0x" + "00" * 20, 1)
+        )
     bad = {mechs[i].address for i in spots}
     server = reader(chain_snapshot)
     server.checkpoint = replace(whole.checkpoint, mechs=tuple(mechs))

@@ -627,7 +627,7 @@ def _round_two(
     return wanted
 
 
-def facts_reader(  # pylint: disable=too-many-locals
+def facts_reader(  # pylint: disable=too-many-locals,too-many-arguments,too-many-positional-arguments
     marketplace: str,
     multicall: str,
     mechs: Sequence[MechCreation],

@@ -56,7 +56,7 @@ FAILING = "failing"
 FAILING_READS = 16
 #: the fields read by calling the mech's own code (the others ask the marketplace or Karma)
 OWN_FIELDS = frozenset(
-    ("service_id", "max_delivery_rate", "payment_type", "requests", "deliveries", "operator")
+    "service_id max_delivery_rate payment_type requests deliveries operator".split()
 )
 
 

@@ -41,13 +41,13 @@ from mech_catalogue_core.chain.marketplace import (
     MarketplaceConfigError,
     MarketplaceSource,
 )
-from mech_catalogue_core.chain.read_apart import (
-    MechsReadApart,
-)
 from mech_catalogue_core.chain.presets import (
     UnknownChainPreset,
     chain_preset,
     skill_parameters,
+)
+from mech_catalogue_core.chain.read_apart import (
+    MechsReadApart,
 )
 from mech_catalogue_core.chain.registry import (
     HolderCache,

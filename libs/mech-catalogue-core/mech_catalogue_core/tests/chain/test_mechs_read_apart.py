@@ -105,7 +105,7 @@ class Period:
     batches: List[List[Call]] = field(default_factory=list)
 
 
-class RecordingNode(GasNode):
+class RecordingNode(GasNode):  # pylint: disable=too-few-public-methods
     """:class:`GasNode` that keeps each batch's calls."""
 
     def __init__(self, kinds: Dict[str, str]) -> None:
@@ -191,6 +191,8 @@ def test_every_honest_mech_is_read_by_the_second_period(burners: int) -> None:
     Period 1 is as before (the bound leaves dense batches unread); from period 2 the
     honest unread are read alone and the burners apart, so the runs settle below the
     first period's and the gas with them.
+
+    :param burners: how many burn.
     """
     measured = periods(burners, count=4)
     assert [(p.honest_unread, p.runs) for p in measured[:3]] == MEASURED[burners]
@@ -227,8 +229,10 @@ def test_no_burner_no_change() -> None:
 
 
 def test_a_mech_that_burns_only_when_read_in_the_pool_is_back_rarely() -> None:
-    """A burner that answers when read alone (it can see its gas) costs honest mechs
-    one period in every ``FAILING_READS + 2``, and never two running."""
+    """A burner answering when read alone (it sees its gas) is back in the pool rarely.
+
+    It costs honest mechs one period in every ``FAILING_READS + 2``, never two running.
+    """
     mechs, burning = spread(10)
     read_apart = MechsReadApart()
     unread_periods = []

@@ -154,8 +154,10 @@ class TestFactsBesideABurningMech(marketplace_case.TestFetchWithMarketplace):
         assert read_apart.apart() == {BURNER}
 
     def test_a_mech_left_unread_is_read_alone_the_next_period(self) -> None:
-        """Three batches of the burner's calls fail whole: its calls are unread, said so,
-        and the agent's state places it alone for the next period."""
+        """The burner's calls not told apart: said unread, and placed alone next period.
+
+        Its batch errs, then the node limits the rate (which ends telling apart).
+        """
         self.skill.skill_context.params.__dict__["multicall_batch_size"] = 200
         self.skill.skill_context.state.mechs_read_apart.failing[BURNER] = 1
         capture = self.discover_both()
