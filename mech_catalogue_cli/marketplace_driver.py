@@ -42,6 +42,9 @@ from mech_catalogue_core.chain.marketplace import (
     facts_reader,
     start_checkpoint,
 )
+from mech_catalogue_core.chain.read_apart import (
+    MechsReadApart,
+)
 from mech_catalogue_core.chain.registry import (
     BatchReply,
     BatchRequest,
@@ -104,7 +107,9 @@ class MarketplaceReader:
     """The mechs one MechMarketplace created and their facts, read period after period.
 
     Discovery keeps its checkpoint between calls, so each :meth:`facts` reads only the
-    blocks it has not read (as the skill's ``marketplace_checkpoint``).
+    blocks it has not read (as the skill's ``marketplace_checkpoint``); mechs whose
+    getters failed or were left unread are read apart in the next (``read_apart``, as
+    the skill's ``mechs_read_apart``: ``chain.read_apart``).
     """
 
     def __init__(
@@ -127,6 +132,8 @@ class MarketplaceReader:
         self.session = session
         self.rpc = JsonRpc(config.rpc_url, config.rpc_timeout, session)
         self.checkpoint: Optional[DiscoveryCheckpoint] = checkpoint
+        #: which mechs' calls are read apart, learnt from the reads before
+        self.read_apart = MechsReadApart()
 
     def head(self) -> int:
         """Return the chain's head block.
@@ -170,7 +177,14 @@ class MarketplaceReader:
             self.config.multicall,
             list(self.checkpoint.mechs),
             self.config.batch_size,
+            read_apart=self.read_apart,
         )
+        unread: List[Call] = []
+
+        def said_unread(calls: List[Call], why: str) -> None:
+            unread.extend(calls)
+            self._unread(calls, why)
+
         _, facts = drive(
             reader,
             isolate_failing_calls(
@@ -178,9 +192,10 @@ class MarketplaceReader:
                 (ChainReadError,),
                 block_number_call(self.config.multicall),
                 self._failed,
-                self._unread,
+                said_unread,
             ),
         )
+        self.read_apart.after_read(facts, unread)
         return list(facts)
 
     def _batch(self, request: BatchRequest) -> BatchReply:

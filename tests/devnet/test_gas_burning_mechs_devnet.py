@@ -23,13 +23,14 @@ read of the same block without the strangers' code, and the price read before a 
 
 import time
 from dataclasses import replace
-from typing import Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
 from aea_ledger_ethereum import EthereumApi
 from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     MarketplaceSource,
+    MechCreation,
 )
 from mech_catalogue_core.chain.registry import decode_batch, encode_batch, encode_call
 from mech_catalogue_core.chain.rpc_limits import batch_gas
@@ -310,3 +311,104 @@ def test_the_skills_multicall_reader_bounds_the_gas(chain_snapshot: Devnet) -> N
         f"one burning call: {bounded:.3f} s bounded, {time.monotonic() - started:.3f} s not"
     )
     assert bounded < 0.3
+
+
+def test_burners_dense_among_the_seeded_mechs_leave_none_unread_next_period(
+    chain_snapshot: Devnet, honest: Dict[str, Dict[str, object]]
+) -> None:
+    """Every other marketplace mech burns: from the second read the others' facts are read.
+
+    Each other mech's facts equal a read without the code, and the runs settle
+    (``chain.read_apart``).
+
+    :param chain_snapshot: the devnet.
+    :param honest: the facts before.
+    """
+    mechs = [
+        m["address"].lower()
+        for m in chain_snapshot.info.mechs
+        if m["kind"] == "marketplace"
+    ]
+    bad = mechs[1::2]
+    for mech in bad:
+        set_code(chain_snapshot, mech, BURNS)
+    server = reader(chain_snapshot)
+    runs: List[int] = []
+    batch = server._batch  # pylint: disable=protected-access
+
+    def counted(request: Any) -> Any:
+        runs[-1] += 1
+        return batch(request)
+
+    server._batch = counted  # type: ignore[method-assign]  # pylint: disable=protected-access
+    unread_honest = []
+    for _ in range(3):
+        runs.append(0)
+        facts = seen(server.facts())
+        unread_honest.append(
+            sum(1 for a, v in facts.items() if a not in bad and v != honest[a])
+        )
+    print(
+        f"{len(bad)} burners of {len(honest)} mechs: honest mechs unread per read "
+        f"{unread_honest}, eth_calls {runs}"
+    )
+    assert unread_honest[1:] == [0, 0]
+    assert set(server.read_apart.failing) == set(bad)
+    assert runs[2] <= runs[0]
+
+
+#: PUSH1 7; PUSH1 0; MSTORE; PUSH1 32; PUSH1 0; RETURN: any getter answers 7
+ANSWERS_SEVEN = "0x600760005260206000f3"
+
+
+@pytest.mark.parametrize("burners", [10, 30])
+def test_burners_spread_among_200_mechs_leave_none_unread_next_period(  # pylint: disable=too-many-locals
+    chain_snapshot: Devnet, burners: int
+) -> None:
+    """200 contracts answering every getter, burners spread among them (anvil_setCode).
+
+    Period 1 leaves honest mechs unread (the bound of fix29zn); from period 2 none.
+
+    :param chain_snapshot: the devnet.
+    :param burners: how many burn.
+    """
+    whole = reader(chain_snapshot)
+    whole.facts()
+    assert whole.checkpoint is not None
+    total = 200 + burners
+    spots = {(i + 1) * total // (burners + 1) for i in range(burners)}
+    mechs = []
+    for index in range(total):
+        address = f"0x{0x5eed0000 + index:040x}"
+        set_code(chain_snapshot, address, BURNS if index in spots else ANSWERS_SEVEN)
+        mechs.append(
+            MechCreation(address, MECH_KIND_MARKETPLACE, 1, "0x" + "00" * 20, 1)
+        )
+    bad = {mechs[i].address for i in spots}
+    server = reader(chain_snapshot)
+    server.checkpoint = replace(whole.checkpoint, mechs=tuple(mechs))
+    runs: List[int] = []
+    batch = server._batch  # pylint: disable=protected-access
+
+    def counted(request: Any) -> Any:
+        runs[-1] += 1
+        return batch(request)
+
+    server._batch = counted  # type: ignore[method-assign]  # pylint: disable=protected-access
+    unread_honest, seconds = [], []
+    for _ in range(3):
+        runs.append(0)
+        started = time.monotonic()
+        facts = server.facts()
+        seconds.append(round(time.monotonic() - started, 2))
+        assert all(f.max_delivery_rate is None for f in facts if f.address in bad)
+        unread_honest.append(
+            sum(1 for f in facts if f.address not in bad and f.max_delivery_rate != 7)
+        )
+    print(
+        f"{burners} burners among 200: honest unread per period {unread_honest}, "
+        f"eth_calls {runs}, seconds {seconds}"
+    )
+    assert unread_honest[0] > 0  # the bound leaves some unread in period 1
+    assert unread_honest[1:] == [0, 0]
+    assert runs[2] <= runs[0]

@@ -63,6 +63,11 @@ from dataclasses import dataclass, replace
 from typing import Any, Dict, Generator, List, Mapping, Optional, Sequence, Tuple
 
 from eth_utils import keccak
+from mech_catalogue_core.chain.read_apart import (
+    POOL,
+    MechsReadApart,
+    batches_placed,
+)
 from mech_catalogue_core.chain.registry import (
     BatchReply,
     BatchRequest,
@@ -544,6 +549,38 @@ def _run(
     return results
 
 
+def _run_placed(
+    calls: List[Call], batches: List[List[int]], block: int
+) -> Generator[BatchRequest, BatchReply, List[Tuple[bool, bytes]]]:
+    """Run index batches of ``calls``; the results in call order."""
+    results: List[Tuple[bool, bytes]] = [(False, b"")] * len(calls)
+    for indices in batches:
+        reply = yield [calls[i] for i in indices], block
+        for index, result in zip(indices, reply[1]):
+            results[index] = result
+    return results
+
+
+def _round_one_batches(
+    mechs: Sequence[MechCreation],
+    per_mech: List[List[Tuple[str, Call]]],
+    head: int,
+    batch_size: int,
+    read_apart: Optional[MechsReadApart],
+) -> List[List[int]]:
+    """Round one's index batches: the pool's first, mechs read apart after (:mod:`.read_apart`)."""
+    mechs_calls: List[List[int]] = []
+    at = head
+    for calls in per_mech:
+        mechs_calls.append(list(range(at, at + len(calls))))
+        at += len(calls)
+    places = [
+        read_apart.place(mech.address) if read_apart is not None else POOL
+        for mech in mechs
+    ]
+    return batches_placed(mechs_calls, places, list(range(head)), batch_size)
+
+
 def _round_two(
     marketplace: str,
     karma_address: str,
@@ -590,12 +627,13 @@ def _round_two(
     return wanted
 
 
-def facts_reader(  # pylint: disable=too-many-locals
+def facts_reader(  # pylint: disable=too-many-locals,too-many-arguments,too-many-positional-arguments
     marketplace: str,
     multicall: str,
     mechs: Sequence[MechCreation],
     batch_size: int,
     at_block: Optional[int] = None,
+    read_apart: Optional[MechsReadApart] = None,
 ) -> Generator[BatchRequest, BatchReply, Tuple[int, List[MechFacts]]]:
     """Read every mech's facts at one block; drive it like :func:`.registry.snapshot_reader`.
 
@@ -605,6 +643,9 @@ def facts_reader(  # pylint: disable=too-many-locals
     :param batch_size: most calls per ``eth_call`` (>= 1).
     :param at_block: read at this block (the agreed one); None: the latest block, read first
         with one extra ``getBlockNumber()`` call.
+    :param read_apart: where each mech's round-one calls go, learnt from the reads
+        before (:class:`.read_apart.MechsReadApart`; the caller updates it with
+        ``after_read``); None: every mech in batches of ``batch_size`` in order.
     :yield: ``(calls, block)`` batches.
     :return: ``(block, facts)``, facts in ``mechs`` order. Nothing raises for a reverting or
         garbage call: the field is None and named in ``unread``.
@@ -615,7 +656,13 @@ def facts_reader(  # pylint: disable=too-many-locals
     else:
         block = at_block
     first, per_mech = _round_one(marketplace, mechs)
-    results = yield from _run(first, batch_size, block)
+    results = yield from _run_placed(
+        first,
+        _round_one_batches(
+            mechs, per_mech, 1 if marketplace else 0, batch_size, read_apart
+        ),
+        block,
+    )
     at = 0
     karma_address = ""
     if marketplace:

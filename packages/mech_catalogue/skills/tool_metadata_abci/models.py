@@ -46,6 +46,9 @@ from mech_catalogue_core.chain.presets import (
     chain_preset,
     skill_parameters,
 )
+from mech_catalogue_core.chain.read_apart import (
+    MechsReadApart,
+)
 from mech_catalogue_core.chain.registry import (
     HolderCache,
     RegistryConfigError,
@@ -369,6 +372,10 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         # how far this agent has read MechMarketplace CreateMech logs (rebuilt from
         # marketplace_first_block after a restart; the result does not depend on it)
         self.marketplace_checkpoint: Optional[DiscoveryCheckpoint] = None
+        #: which mechs' facts calls are read apart from the others' (learnt from this
+        #: agent's facts reads; ``chain.read_apart``): an honest mech left unread beside
+        #: strangers' failing getters is read alone the next period
+        self.mechs_read_apart = MechsReadApart()
         #: the IPFS gateways' health and adaptive limit (``FetchManifestsBehaviour.gateway_pool``)
         self.gateways: Optional[GatewayPool] = None
         #: ServiceRegistry addresses of ComplementaryServiceMetadata sources, read once

@@ -254,7 +254,9 @@ class ToolMetadataBaseBehaviour(
         Each batch is bounded in gas (``rpc_limits.batch_gas``); a batch the node errs
         on is read in halves, a call failing alone while Multicall2's block read answers
         is that mech's, and calls failing after another are asked again
-        (``rpc_limits.isolate_failing_calls_yielding``).
+        (``rpc_limits.isolate_failing_calls_yielding``). Mechs whose getters failed or
+        were left unread are read apart in the next period (``mechs_read_apart``,
+        ``chain.read_apart``), so no honest mech is unread two periods running.
 
         :param marketplace: the MechMarketplace address.
         :param mechs: the mechs to read.
@@ -262,13 +264,21 @@ class ToolMetadataBaseBehaviour(
         :yield: while waiting for the ledger connection.
         :return: the facts, in ``mechs`` order.
         """
+        read_apart = self.skill_state.mechs_read_apart
         reader = facts_reader(
             marketplace,
             self.params.multicall2_address,
             mechs,
             self.params.multicall_batch_size,
             block,
+            read_apart,
         )
+        unread: List[Call] = []
+
+        def said_unread(calls: List[Call], why: str) -> None:
+            unread.extend(calls)
+            self._facts_unread(calls, why)
+
         _, facts = yield from drive_yielding(
             reader,
             isolate_failing_calls_yielding(
@@ -276,9 +286,10 @@ class ToolMetadataBaseBehaviour(
                 (ChainReadError,),
                 block_number_call(self.params.multicall2_address),
                 self._facts_call_failed,
-                self._facts_unread,
+                said_unread,
             ),
         )
+        read_apart.after_read(facts, unread)
         return facts
 
     def _facts_unread(self, calls: List[Call], why: str) -> None:

@@ -126,6 +126,10 @@ class TestFactsBesideABurningMech(marketplace_case.TestFetchWithMarketplace):
         assert burner.max_delivery_rate is None
         assert dict(burner.unread) == {"max_delivery_rate": "call_reverted"}
         assert burner.requests == 6 and burner.operator == SAFE
+        # the next period reads the burner apart, among the failing mechs
+        read_apart = self.skill.skill_context.state.mechs_read_apart
+        assert read_apart.place(BURNER) == "failing"
+        assert read_apart.place(MECH) == "pool"
 
     def test_a_call_the_node_errs_on_alone_is_that_mechs_when_the_probe_answers(
         self,
@@ -146,6 +150,29 @@ class TestFactsBesideABurningMech(marketplace_case.TestFetchWithMarketplace):
         facts = self.agreed_facts(capture)
         assert facts[MECH].unread == () and facts[MECH].karma == -2
         assert dict(facts[BURNER].unread) == {"max_delivery_rate": "call_reverted"}
+        read_apart = self.skill.skill_context.state.mechs_read_apart
+        assert read_apart.apart() == {BURNER}
+
+    def test_a_mech_left_unread_is_read_alone_the_next_period(self) -> None:
+        """The burner's calls not told apart: said unread, and placed alone next period.
+
+        Its batch errs, then the node limits the rate (which ends telling apart).
+        """
+        self.skill.skill_context.params.__dict__["multicall_batch_size"] = 200
+        self.skill.skill_context.state.mechs_read_apart.failing[BURNER] = 1
+        capture = self.discover_both()
+        # the pool: karma() and the honest mech, answered
+        self.answer_multicall(20, [word(KARMA, "address")] + honest_getters())
+        # the burner among the failing, alone in its part: its batch and halves err
+        # until the node limits the rate, which ends the telling apart for the read
+        self.answer_multicall(20, [], error=True, message=OUT_OF_GAS)
+        self.answer_multicall(20, [], error=True, message="429 Too Many Requests")
+        # round two: both mechs' karma, the honest one's service deliveries
+        self.answer_multicall(20, [word(-2, "int256"), word(5), word(1, "int256")])
+        facts = self.agreed_facts(capture)
+        assert facts[MECH].unread == ()
+        assert facts[BURNER].max_delivery_rate is None
+        assert self.skill.skill_context.state.mechs_read_apart.place(BURNER) == "alone"
 
     def test_a_node_erring_on_everything_leaves_the_catalogue_without_facts(
         self,

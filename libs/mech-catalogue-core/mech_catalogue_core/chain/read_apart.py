@@ -1,0 +1,165 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Which mechs' facts are read apart from the others', learnt from the reads before.
+
+Telling failing getters apart is bounded (:mod:`.rpc_limits`): a batch dense with
+strangers' failing getters leaves its calls unread, honest mechs' among them. Read again
+in the same batches, the same honest mechs would be unread every period. So each facts
+read places every mech by what the reads before learnt of it (:class:`MechsReadApart`):
+
+- ``pool``: mechs whose getters answered, read together in batches of ``batch_size``
+  calls, first;
+- ``failing``: mechs whose own getters failed (told apart in the pool, or alone), read
+  together after the others for :data:`FAILING_READS` reads (renewed while they are
+  told apart failing), then alone once more;
+- ``alone``: mechs left unread (not told apart) in the pool, or leaving ``failing``: each
+  mech's calls in a batch of their own, read last, so whatever fails there is that
+  mech's own failure; a mech that answers there goes back to the pool.
+
+An honest mech left unread in one read is read alone in the next, where only its own
+getters can fail it: no honest mech is unread two reads running, whatever strangers do
+(a rate limit aside). A stranger whose getters answer only when read alone (they can see
+the gas they are given) is back in the pool one read in every ``FAILING_READS + 2``.
+
+Everything is learnt from the reads' results alone (no clock, no randomness): agents
+reading the same blocks through nodes answering the same make the same batches.
+"""
+
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, Iterable, List, Sequence, Set
+
+from mech_catalogue_core.chain.registry import (
+    Call,
+)
+from mech_catalogue_core.model.market import (
+    UNREAD_CALL_FAILED,
+    MechFacts,
+)
+
+#: where a mech's calls are read (:meth:`MechsReadApart.place`)
+POOL = "pool"
+ALONE = "alone"
+FAILING = "failing"
+#: reads a mech whose own getters failed is read among the failing mechs, then alone
+FAILING_READS = 16
+#: the fields read by calling the mech's own code (the others ask the marketplace or Karma)
+OWN_FIELDS = frozenset(
+    "service_id max_delivery_rate payment_type requests deliveries operator".split()
+)
+
+
+def own_getters_failed(fact: MechFacts) -> bool:
+    """Whether a call to the mech's own code failed in a read (reverted, burnt, unread).
+
+    :param fact: the mech's facts from :func:`.marketplace.facts_reader`.
+    :return: True when one of :data:`OWN_FIELDS` is unread as ``call_reverted``.
+    """
+    return any(
+        name in OWN_FIELDS and reason == UNREAD_CALL_FAILED
+        for name, reason in fact.unread
+    )
+
+
+@dataclass
+class MechsReadApart:
+    """Where each mech's calls go in the next facts read (kept between reads).
+
+    :param alone: mech addresses (lower case) read in a batch of their own next.
+    :param failing: mech address (lower case) -> reads left among the failing mechs.
+    """
+
+    alone: Set[str] = field(default_factory=set)
+    failing: Dict[str, int] = field(default_factory=dict)
+
+    def place(self, address: str) -> str:
+        """Return where a mech's calls go in the next read.
+
+        :param address: the mech's address (any case).
+        :return: :data:`ALONE`, :data:`FAILING` or :data:`POOL`.
+        """
+        key = address.lower()
+        if key in self.alone:
+            return ALONE
+        return FAILING if key in self.failing else POOL
+
+    def apart(self) -> FrozenSet[str]:
+        """Return the mechs not read in the pool next.
+
+        :return: lower-case addresses.
+        """
+        return frozenset(self.alone) | frozenset(self.failing)
+
+    def after_read(self, facts: Sequence[MechFacts], unread: Iterable[Call]) -> None:
+        """Learn from one facts read where each mech goes in the next.
+
+        :param facts: the read's facts (its mechs; a mech not among them is forgotten).
+        :param unread: the calls the read left unread (not told apart: ``on_unread``).
+        """
+        not_told_apart = {call.target.lower() for call in unread}
+        alone: Set[str] = set()
+        failing: Dict[str, int] = {}
+        for fact in facts:
+            key = fact.address.lower()
+            failed = own_getters_failed(fact)
+            told_apart = failed and key not in not_told_apart
+            place = self.place(key)
+            if place == POOL and failed:
+                if told_apart:
+                    failing[key] = FAILING_READS
+                else:
+                    alone.add(key)
+            elif place == ALONE and failed:  # nothing but its own code could fail it
+                failing[key] = FAILING_READS
+            elif place == FAILING:
+                left = FAILING_READS if told_apart else self.failing[key] - 1
+                if left > 0:
+                    failing[key] = left
+                else:
+                    alone.add(key)
+        self.alone, self.failing = alone, failing
+
+
+def batches_placed(
+    mechs_calls: Sequence[Sequence[int]],
+    places: Sequence[str],
+    head: Sequence[int],
+    batch_size: int,
+) -> List[List[int]]:
+    """Group one round's calls into batches by where each mech is read.
+
+    :param mechs_calls: each mech's call indices, in ``mechs`` order.
+    :param places: each mech's place (:meth:`MechsReadApart.place`), same order.
+    :param head: call indices of no mech (read with the pool first).
+    :param batch_size: most calls per batch (>= 1).
+    :return: index batches: the pool's (head first) in chunks of ``batch_size``, then the
+        failing mechs' in chunks of ``batch_size``, then each alone mech's own; every
+        call index once. With every mech in the pool: ``chunks`` of the calls in order.
+    """
+    pool = list(head)
+    failing: List[int] = []
+    alone: List[List[int]] = []
+    for indices, place in zip(mechs_calls, places):
+        if place == ALONE:
+            alone.append(list(indices))
+        elif place == FAILING:
+            failing.extend(indices)
+        else:
+            pool.extend(indices)
+    size = max(1, batch_size)
+    batches = [pool[i : i + size] for i in range(0, len(pool), size)]
+    batches += [failing[i : i + size] for i in range(0, len(failing), size)]
+    for own in alone:
+        batches += [own[i : i + size] for i in range(0, len(own), size)]
+    return batches
