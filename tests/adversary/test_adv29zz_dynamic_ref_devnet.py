@@ -57,11 +57,6 @@ OUTPUT = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zz: the SDK's client raises on a paid answer whose schema holds a "
-    "$dynamicRef",
-)
 def test_a_paid_answer_under_a_dynamic_ref_reaches_the_sdk_client(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:

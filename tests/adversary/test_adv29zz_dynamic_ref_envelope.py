@@ -72,10 +72,6 @@ TREE: Dict[str, Any] = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zz: a $dynamicRef resolving in the mech's schema fails in the envelope",
-)
 @pytest.mark.parametrize(
     "schema, delivered",
     [
