@@ -26,6 +26,7 @@
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from referencing import Registry
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
@@ -363,7 +364,8 @@ def argument_errors(
     """
     try:
         Draft202012Validator.check_schema(dict(schema))
-        validator = Draft202012Validator(dict(schema))
+        # an empty registry: a remote $ref is never fetched (jsonschema's default would)
+        validator = Draft202012Validator(dict(schema), registry=Registry())
     except SchemaError as exc:  # the exporter checks schemas; say so if one slips
         return [f"the tool's input schema is invalid: {for_model(exc.message)}"]
     try:

@@ -262,7 +262,9 @@ def structured_content(
     refused = ""
     for candidate in candidates:
         try:
-            validator = Draft202012Validator(dict(schema))
+            # an empty registry: no remote $ref is fetched (jsonschema's default
+            # retrieves one over the network: a stranger's URL, a stall)
+            validator = Draft202012Validator(dict(schema), registry=Registry())
             errors = sorted(validator.iter_errors(candidate), key=str)
             served_schema = schema_with_integer_text(dict(schema)) if not errors else {}
         except Exception as exc:  # pylint: disable=broad-exception-caught
