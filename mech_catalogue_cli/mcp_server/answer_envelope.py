@@ -178,7 +178,11 @@ def _unlistable_keyword(node: Dict[Any, Any], resolver: Any) -> str:
     :return: "" or a clause naming it.
     """
     for key, value in node.items():
-        if not isinstance(key, str) or not key.startswith("$") or key in ROOT_DEFINITIONS:
+        if (
+            not isinstance(key, str)
+            or not key.startswith("$")
+            or key in ROOT_DEFINITIONS
+        ):
             continue
         if key != "$ref":
             return (

@@ -26,7 +26,6 @@
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from referencing import Registry
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
@@ -58,6 +57,7 @@ from mech_catalogue_core.model.withheld_text import (
     withheld_places,
     withheld_schema,
 )
+from referencing import Registry
 
 from .answer_envelope import answer_schema_of
 

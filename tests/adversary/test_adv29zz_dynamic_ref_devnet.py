@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import anyio
-import pytest
 
 from scripts.devnet import Devnet
 from tests.devnet.mcp_helpers import (

@@ -30,7 +30,6 @@ from typing import Any, Dict, List
 
 import pytest
 from jsonschema import Draft202012Validator
-
 from mech_catalogue_core.manifest.schema_refs import (
     SCOPED_REFERENCES,
     self_contained,
@@ -116,7 +115,7 @@ def test_unknown_and_base_keywords_are_dropped_and_references_bundled() -> None:
     assert sorted(set(_dollar_keywords(bundled))) == ["$defs", "$dynamicRef", "$ref"]
     assert bundled["properties"]["$dynamicRef"] == {"type": "string"}
     assert bundled["properties"]["a"] == {"type": "string"}
-    refs = [v for v in json.dumps(bundled).split('"$ref": ')[1:]]
+    refs = json.dumps(bundled).split('"$ref": ')[1:]
     assert all(r.startswith('"#/$defs/') for r in refs)
     Draft202012Validator.check_schema(bundled)
 
@@ -150,7 +149,10 @@ def test_a_2019_schema_s_array_items_become_prefix_items() -> None:
 @pytest.mark.parametrize(
     "schema",
     [
-        {"properties": {"a": {"$ref": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}},
+        {
+            "properties": {"a": {"$ref": "#/$defs/s"}},
+            "$defs": {"s": {"type": "string"}},
+        },
         {
             "$schema": "http://json-schema.org/draft-07/schema#",
             "properties": {"a": {"$ref": "#/definitions/s"}},
