@@ -42,10 +42,11 @@ from typing import Any, Dict, Iterator, List
 import anyio
 import pytest
 
-from mech_catalogue_cli.mcp_server import source as source_module
+from mech_catalogue_cli.mcp_server import answer_envelope
 from mech_catalogue_cli.mcp_server.answer_envelope import (
     TEXT_ENVELOPE,
     TEXT_LISTED,
+    UNLISTED_SCHEMA_NOTE,
     envelope,
     envelope_refusal,
     envelope_schema,
@@ -55,11 +56,7 @@ from mech_catalogue_cli.mcp_server.answer_envelope import (
 from mech_catalogue_cli.mcp_server.listed_schemas import Held
 from mech_catalogue_cli.mcp_server.offers import check_delivery
 from mech_catalogue_cli.mcp_server.results import answer_result, structured_or_why
-from mech_catalogue_cli.mcp_server.source import (
-    UNLISTED_SCHEMA_NOTE,
-    ServedTool,
-    served_from_catalogue,
-)
+from mech_catalogue_cli.mcp_server.source import ServedTool, served_from_catalogue
 from tests.answer_shape import answer_of, enveloped
 from tests.test_contract_guards import manifest
 from tests.test_mcp_paid_answer_unit import PAID, SAME, _entry, _offer
@@ -349,18 +346,18 @@ def test_a_nested_2019_schema_is_translated_and_stays_structured() -> None:
     assert sdk_refusal(listed, result.structured_content) is None
 
 
-def test_a_text_only_listing_says_why_in_the_servers_note() -> None:
-    """The tool's server notes name the reason; its description is the server's."""
+def test_what_the_client_cannot_compile_is_text_and_a_comment_is_no_reason() -> None:
+    """A pattern Python's ``re`` refuses: text, said; a ``$comment``: dropped, listed."""
     schema = {
         "type": "object",
         "properties": {"result": {"type": "string", "pattern": "(?<=a+)b"}},
     }
     listed, why = listed_envelope(schema)
     assert listed == TEXT_ENVELOPE and "no valid JSON Schema" in why
-    tool = _pipeline(
-        {"type": "object", "properties": {"result": {"$comment": "kept?"}}}
-    )
-    assert "$comment" not in json.dumps(tool.tool["outputSchema"])  # dropped, listed
+    commented = {"type": "object", "properties": {"result": {"$comment": "a note"}}}
+    assert listed_envelope(commented)[0] == TEXT_ENVELOPE  # unchecked: refused
+    served = _pipeline(commented).tool["outputSchema"]  # the rewrite drops it
+    assert served != TEXT_ENVELOPE and "$comment" not in json.dumps(served)
 
 
 def test_a_tool_whose_envelope_cannot_be_listed_has_the_note(
@@ -368,9 +365,7 @@ def test_a_tool_whose_envelope_cannot_be_listed_has_the_note(
 ) -> None:
     """``source`` lists the text envelope and says why among the server's notes."""
     monkeypatch.setattr(
-        source_module,
-        "listed_output_schema",
-        lambda declared: (TEXT_ENVELOPE, "a reason"),
+        answer_envelope, "listed_envelope", lambda schema: (TEXT_ENVELOPE, "a reason")
     )
     served = _pipeline({"type": "object", "properties": {"result": {}}})
     assert served.tool["outputSchema"] == TEXT_ENVELOPE

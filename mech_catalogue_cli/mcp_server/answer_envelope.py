@@ -87,6 +87,8 @@ TEXT_ENVELOPE: Dict[str, Any] = {
     "required": [NOTE_KEY, ANSWER_KEY],
     "additionalProperties": False,
 }
+#: how the server's note on a tool listed with :data:`TEXT_ENVELOPE` begins
+UNLISTED_SCHEMA_NOTE = "Note from this server:"
 #: the reason an answer is text when the tool is listed with :data:`TEXT_ENVELOPE`
 TEXT_LISTED = (
     "the tool is listed with its answer as text only (the mech's output schema could "
@@ -213,16 +215,33 @@ def listed_envelope(answer_schema: Mapping[str, Any]) -> Tuple[Dict[str, Any], s
     return (dict(TEXT_ENVELOPE), why) if why else (schema, "")
 
 
-def listed_output_schema(declared: Mapping[str, Any]) -> Tuple[Dict[str, Any], str]:
+def listed_output_schema(
+    declared: Mapping[str, Any],
+) -> Tuple[Dict[str, Any], Tuple[str, ...]]:
     """The ``outputSchema`` a paid tool is listed with, from the mech's declared one.
 
     :param declared: the mech's output schema as the exporter checked it.
-    :return: :func:`listed_envelope` of it once integers also take decimal strings
-        (``exporters.js_integers.schema_with_integer_text``: results give integers
-        JavaScript cannot hold, such as the 77-digit ``requestId``, as strings):
-        ``(schema, "" or why the mech's schema is not listed)``.
+    :return: ``(schema, the server's notes on it)``: :func:`listed_envelope` of it once
+        integers also take decimal strings (``exporters.js_integers.
+        schema_with_integer_text``: results give integers JavaScript cannot hold, such
+        as the 77-digit ``requestId``, as strings); the notes are
+        :func:`unlisted_schema_note` when it is :data:`TEXT_ENVELOPE`, else none.
     """
-    return listed_envelope(schema_with_integer_text(dict(declared)))
+    schema, why = listed_envelope(schema_with_integer_text(dict(declared)))
+    return schema, (unlisted_schema_note(why),) if why else ()
+
+
+def unlisted_schema_note(why: str) -> str:
+    """The server's sentence on a tool whose mech's output schema is not listed.
+
+    :param why: :func:`envelope_refusal`'s clause.
+    :return: the sentence.
+    """
+    return (
+        f"{UNLISTED_SCHEMA_NOTE} the mech's output schema is not listed, as MCP clients "
+        f"could not check answers against it inside this server's envelope ({why}); "
+        "a paid call's answer is given as text."
+    )
 
 
 def is_envelope(listed: Any) -> bool:

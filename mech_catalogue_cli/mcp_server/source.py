@@ -106,8 +106,6 @@ LOGGER = logging.getLogger(__name__)
 
 #: tools per ``tools/list`` page
 DEFAULT_PAGE_SIZE = 50
-#: how the server's note on a tool listed without the mech's output schema begins
-UNLISTED_SCHEMA_NOTE = "Note from this server:"
 #: bytes of one listed MCP Tool's own definition at most: its JSON without ``_meta``
 #: (a typed ten-argument tool is about 3 KB); what other registrants add to ``_meta``
 #: is bounded by :data:`MAX_META_OFFERS` and :data:`MAX_META_MECHS` instead
@@ -528,16 +526,13 @@ def _with_offers(
     :param mech_tool: the tool name the mechs use.
     :param offers: every offer of the mechs taking the served arguments, served order.
     :param conflicting: entry keys of mechs declaring the name with other arguments.
-    :return: the served tool (``offers`` whole: a call may try any of them); a tool
-        whose mech's output schema cannot be listed inside the server's envelope is
-        listed with ``answer.TEXT_ENVELOPE`` and a server note saying why
-        (:func:`unlisted_schema_note`: adv29zz E1).
+    :return: the served tool (``offers`` whole: a call may try any of them); its
+        ``server_notes`` say why when the mech's schema is not listed (adv29zz E1).
     """
     entry = CHECKED.for_model(entry)
     notes: Tuple[str, ...] = ()
     if "outputSchema" in entry:  # big integers as strings; the note, then the answer
-        entry["outputSchema"], unlisted = listed_output_schema(entry["outputSchema"])
-        notes = (unlisted_schema_note(unlisted),) if unlisted else ()
+        entry["outputSchema"], notes = listed_output_schema(entry["outputSchema"])
     meta = entry["_meta"][META_KEY]
     listed = best_offers(offers, MAX_META_OFFERS)
     meta["offers"] = [offer.to_meta() for offer in listed]
@@ -549,19 +544,6 @@ def _with_offers(
         meta[field] = _bounded_keys(keys, listed_mechs)
         meta[f"{field}_left_out"] = len(keys) - len(meta[field])
     return ServedTool(entry["name"], mech_tool, entry, tuple(offers), notes)
-
-
-def unlisted_schema_note(why: str) -> str:
-    """The server's sentence on a tool whose mech's output schema is not listed.
-
-    :param why: :func:`.answer_envelope.envelope_refusal`'s clause.
-    :return: the sentence.
-    """
-    return (
-        f"{UNLISTED_SCHEMA_NOTE} the mech's output schema is not listed, as MCP clients "
-        f"could not check answers against it inside this server's envelope ({why}); "
-        "a paid call's answer is given as text."
-    )
 
 
 def with_offer_listed(tool: Dict[str, Any], offer: Offer) -> Dict[str, Any]:
