@@ -36,7 +36,10 @@ The oracle is the installed MCP SDK's own ``ClientSession.validate_tool_result``
 
 import http.server
 import json
+import shutil
+import subprocess  # nosec: node runs our own script
 import threading
+from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
 import anyio
@@ -441,3 +444,60 @@ def test_a_remote_reference_is_never_fetched(schema_host: str) -> None:
     assert not result.is_error and answer_of(result) is None
     assert _pipeline(schema).tool.get("outputSchema") is None  # dropped
     assert not _Counting.hits
+
+
+#: the TypeScript SDK's validator provider (``tests/devnet/test_mcp_tasks.py`` installs
+#: the client there): the JS clients' check of ``structuredContent``
+AJV_PROVIDER = (
+    Path(__file__).resolve().parents[1]
+    / ".tools/mcp-js/node_modules/@modelcontextprotocol/client/dist/validators/ajv.mjs"
+)
+#: compiles each schema as the TypeScript SDK's client does, validates each value
+AJV_SCRIPT = """
+import { readFileSync } from "node:fs";
+const { AjvJsonSchemaValidator } = await import(process.argv[2]);
+const validator = new AjvJsonSchemaValidator();
+const seen = {};
+for (const c of JSON.parse(readFileSync(process.argv[3], "utf8"))) {
+  try {
+    const check = validator.getValidator(c.schema);
+    seen[c.name] = c.values.map((value) => check(value).valid);
+  } catch (error) {
+    seen[c.name] = String(error).slice(0, 200);
+  }
+}
+console.log(JSON.stringify(seen));
+"""
+
+
+def test_every_listed_envelope_compiles_in_the_typescript_sdk(tmp_path: Path) -> None:
+    """Ajv (the TypeScript SDK's default validator) takes what the server lists.
+
+    Every envelope listed from the schemas above (through a manifest) and the text
+    envelope compile, and accept the structured and the text answer.
+
+    :param tmp_path: where the cases and the script are written.
+    """
+    if shutil.which("node") is None or not AJV_PROVIDER.is_file():
+        pytest.skip("needs Node.js and the TypeScript MCP client in .tools/mcp-js")
+    cases = [{"name": "text", "schema": TEXT_ENVELOPE, "values": [envelope("n", "t")]}]
+    for name, schema, delivered in HONEST + MOVING:
+        listed = _pipeline(schema).tool.get("outputSchema")
+        if listed is not None:
+            values = [envelope("n", delivered), envelope("n", "t")]
+            cases.append({"name": name, "schema": listed, "values": values})
+    (tmp_path / "cases.json").write_text(json.dumps(cases), encoding="utf-8")
+    (tmp_path / "check.mjs").write_text(AJV_SCRIPT, encoding="utf-8")
+    done = subprocess.run(  # nosec: our own script and files
+        ["node", str(tmp_path / "check.mjs"), AJV_PROVIDER.as_uri(), "cases.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    seen = json.loads(done.stdout)
+    assert len(seen) == len(cases) > len(HONEST)
+    assert all(
+        valid == [True] * len(c["values"]) for c, valid in zip(cases, seen.values())
+    ), seen
