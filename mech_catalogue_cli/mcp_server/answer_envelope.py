@@ -39,12 +39,14 @@ exists, a text answer accepted); a schema that fails is listed as
 :data:`TEXT_ENVELOPE`, its answers given as text.
 """
 
+import json
 from typing import Any, Dict, Mapping, Optional, Tuple
 
 import referencing.jsonschema
 from jsonschema import SchemaError
 from jsonschema.validators import validator_for
 from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
+from mech_catalogue_core.model.memo import bounded_memo
 from mech_catalogue_core.model.untrusted_text import for_model
 from referencing import Registry
 from referencing.exceptions import Unresolvable
@@ -70,6 +72,12 @@ _TEXT_ANSWER = {
 _ROOT_REFERENCE_PREFIXES = tuple(f"#/{key}/" for key in ROOT_DEFINITIONS)
 #: characters of a pointer into a mech's schema a reason quotes at most
 MAX_REASON_POINTER = 120
+#: envelopes whose listing check is remembered (a catalogue lists at most 5,000 tools)
+REFUSAL_MEMO_ENTRIES = 8192
+#: characters of one remembered envelope at most (a larger one is checked each time)
+REFUSAL_MEMO_CHARS = 1 << 16
+#: characters the remembered envelopes hold at most (64 MiB)
+REFUSAL_MEMO_TOTAL = 1 << 26
 #: the ``outputSchema`` of a paid tool whose mech's schema cannot be listed nested
 TEXT_ENVELOPE: Dict[str, Any] = {
     "type": "object",
@@ -208,11 +216,23 @@ def listed_envelope(answer_schema: Mapping[str, Any]) -> Tuple[Dict[str, Any], s
 
     :param answer_schema: the mech's output schema as served.
     :return: ``(envelope, "")``, or ``(TEXT_ENVELOPE, why the mech's schema is not
-        listed)`` when :func:`envelope_refusal` refuses its envelope.
+        listed)`` when :func:`envelope_refusal` refuses its envelope (memoised by the
+        envelope's JSON text: every tool is listed again at each catalogue refresh, and
+        the check costs a few milliseconds).
     """
     schema = envelope_schema(answer_schema)
-    why = envelope_refusal(schema)
+    why = _memoised_refusal(json.dumps(schema, sort_keys=True))
     return (dict(TEXT_ENVELOPE), why) if why else (schema, "")
+
+
+@bounded_memo(REFUSAL_MEMO_ENTRIES, REFUSAL_MEMO_CHARS, REFUSAL_MEMO_TOTAL)
+def _memoised_refusal(text: str) -> str:
+    """:func:`envelope_refusal` of an envelope given as its JSON text.
+
+    :param text: the envelope's JSON text (keys sorted).
+    :return: the refusal ("" when it can be listed).
+    """
+    return envelope_refusal(json.loads(text))
 
 
 def listed_output_schema(
