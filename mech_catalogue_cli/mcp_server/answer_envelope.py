@@ -72,6 +72,12 @@ _TEXT_ANSWER = {
 _ROOT_REFERENCE_PREFIXES = tuple(f"#/{key}/" for key in ROOT_DEFINITIONS)
 #: characters of a pointer into a mech's schema a reason quotes at most
 MAX_REASON_POINTER = 120
+#: ``$`` keywords of the drafts, named as they are in a reason (any other is a
+#: stranger's word, shown as ``tools/list`` shows text)
+_NAMED_KEYWORDS = (
+    "$id $schema $anchor $dynamicAnchor $dynamicRef $recursiveAnchor $recursiveRef "
+    "$comment $vocabulary"
+).split()
 #: envelopes whose listing check is remembered (a catalogue lists at most 5,000 tools)
 REFUSAL_MEMO_ENTRIES = 8192
 #: characters of one remembered envelope at most (a larger one is checked each time)
@@ -169,11 +175,11 @@ def envelope_refusal(schema: Mapping[str, Any]) -> str:
         validator = validator_class(dict(schema), registry=Registry())
         if next(validator.iter_errors(envelope("", "")), None) is not None:
             return "it refuses an answer given as text"
-    except SchemaError as exc:
-        where = "/".join(map(str, exc.absolute_schema_path)) or "(root)"
+    except SchemaError as exc:  # where in the envelope: the mech's names, shown safe
+        where = "".join(f"/{part}" for part in exc.absolute_path) or "/"
         return (
-            f"it is no valid JSON Schema ({for_model(str(exc.validator), 40)} at "
-            f"schema path {for_model(where, MAX_REASON_POINTER)})"
+            f"it is no valid JSON Schema (its {for_model(str(exc.validator), 40)} "
+            f"check fails at {for_model(where, MAX_REASON_POINTER)})"
         )
     except Exception as exc:  # pylint: disable=broad-exception-caught
         return f"checking it failed ({type(exc).__name__}), as a client's check would"
@@ -195,9 +201,12 @@ def _unlistable_keyword(node: Dict[Any, Any], resolver: Any) -> str:
         ):
             continue
         if key != "$ref":
+            named = (
+                key if key in _NAMED_KEYWORDS else for_model(key, 40)
+            )  # a stranger's
             return (
-                f"it holds {for_model(key, 40)}, whose target may move once nested "
-                "(a base, an anchor, a dynamic or an unknown reference)"
+                f"it holds {named}, whose target may move once nested (a base, an "
+                "anchor, a dialect, a dynamic or an unknown reference)"
             )
         prefix = next(
             (p for p in _ROOT_REFERENCE_PREFIXES if str(value).startswith(p)), ""
