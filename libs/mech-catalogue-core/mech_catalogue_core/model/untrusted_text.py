@@ -144,6 +144,19 @@ IGNORE_INSTRUCTIONS = (
     r"(previous|prior|above|earlier|preceding|former|other|system) "
     r"(instructions?|directions?|messages?|prompts?|rules?|context)"
 )
+#: a secret named, which the warning flags as it flags an instruction: a mention is no
+#: request nor order (``password strength score``), so withholding leaves it
+#: (:func:`.withheld_text.placeholder_for`)
+SECRET_MENTION_PATTERNS: Tuple[str, ...] = (
+    r"(private|secret|wallet|signing) keys?",
+    r"(seed|recovery|mnemonic) (phrase|words)",
+    r"mnemonic",
+    r"api keys?",
+    r"passwords?",
+)
+_SECRET_MENTION = re.compile(
+    "|".join(f"(?:{p})" for p in SECRET_MENTION_PATTERNS), re.IGNORECASE | re.ASCII
+)
 #: phrases that address the model rather than describe the tool (ASCII, matched on the
 #: text's words: case and punctuation ignored); each is flagged, nothing is refused
 #: (naming a secret is among them: :mod:`.model_orders` reads orders only)
@@ -156,11 +169,7 @@ INSTRUCTION_PATTERNS: Tuple[str, ...] = (
     r"(do not|don t|never) (tell|inform|show|mention|reveal)",
     r"(send|transfer|wire|approve) (all |the |your |their |any )?"
     r"(funds?|money|tokens?|eth|ether|xdai|crypto|balance|usdc|olas)",
-    r"(private|secret|wallet|signing) keys?",
-    r"(seed|recovery|mnemonic) (phrase|words)",
-    r"mnemonic",
-    r"api keys?",
-    r"passwords?",
+    *SECRET_MENTION_PATTERNS,
     r"im (start|end)",
     r"(assistant|system|user) (says|message|role)",
 )
@@ -629,6 +638,18 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     # an English phrase is also a Romance language's by its stems (``ignore previous
     # instructions``): the other languages' are quoted when no English one is
     return tuple(dict.fromkeys(found or others))
+
+
+def instructions_beyond_mentions(text: str) -> Tuple[str, ...]:
+    """:func:`instruction_phrases` of a text but for the secrets it only names.
+
+    :param text: text from a manifest.
+    :return: the phrases found that are not a secret's name alone
+        (:data:`SECRET_MENTION_PATTERNS`), in order; () when none.
+    """
+    return tuple(
+        p for p in instruction_phrases(text) if not _SECRET_MENTION.fullmatch(p)
+    )
 
 
 def _letters_read(reading: str) -> Tuple[str, ...]:
