@@ -324,7 +324,7 @@ def orders_across_strings(value: Any) -> Tuple[str, ...]:
             if size > MAX_JOINED_CHARS:
                 break
             # each string starts its own questions: ``q Should I pay again?``
-            string = questions_read(strip_invisible(string))
+            string = questions_read(strip_invisible(string), ORDER_GERUNDS)
             strings.append(f". {string}" if is_key and _ORDER_VERB.match(string) else string)
             size += len(string) + 1
         if len(strings) > 1:  # one string is read as it is by the caller
@@ -382,6 +382,20 @@ ORDER_VERBS = (
     "transfer",
     "wire",
 ) + WRITING_VERBS + HANDING_VERBS
+#: the ``-ing`` forms of the one-word order verbs (``keeping``, ``hiding``,
+#: ``setting``), to the verb: a request asked "would you mind keeping ..." orders
+ORDER_GERUNDS = {
+    form: verb
+    for verb in ORDER_VERBS
+    if verb.isalpha()
+    for form in (
+        f"{verb}ing",
+        f"{verb[:-1]}ing" if verb.endswith("e") else "",  # hide: hiding
+        # run: running, submit: submitting (a form never written is never read)
+        f"{verb}{verb[-1]}ing" if re.search("[aeiou][b-df-hj-np-tvz]$", verb) else "",
+    )
+    if form
+}
 _ORDER_VERB = re.compile(
     rf"\A[^A-Za-z0-9]*(?:{alternation(ORDER_VERBS)})\b", re.IGNORECASE | re.ASCII
 )
@@ -480,7 +494,9 @@ def _orders_read(text: str) -> List[str]:
         for m in _SERVER_FORMS.finditer(words)
     ]
     # a question orders nothing, a request is an order (fix29zr)
-    asked = [questions_read(strip_invisible(source)) for source in letters_read]
+    asked = [
+        questions_read(strip_invisible(source), ORDER_GERUNDS) for source in letters_read
+    ]
     found += [
         m.group(0).lower()
         for source in dict.fromkeys(asked)

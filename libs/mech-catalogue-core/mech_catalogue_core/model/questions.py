@@ -33,6 +33,7 @@ its second clause as an order). English only: other languages' readings are as b
 """
 
 import re
+from typing import Callable, Mapping
 
 #: quotes, brackets and list marks a clause may open with
 _OPENING_MARKS = r"[ \t\"'\u2018\u201c(\[*_>#-]*"
@@ -66,7 +67,8 @@ _QUESTION = re.compile(
 #: a question that asks its reader to act: what opens it, removed for ``please``
 _REQUEST_OPENER = re.compile(
     rf"\A(?:(?:can|could|would|will|should|shall|wo{_APOSTROPHE}n{_APOSTROPHE}t|"
-    rf"(?:ca|could|would|should){_APOSTROPHE}n{_APOSTROPHE}t)\s+you|"
+    rf"(?:ca|could|would|should){_APOSTROPHE}n{_APOSTROPHE}t)\s+you"
+    r"(?:\s+(?:mind|want\s+to|care\s+to|like\s+to))?|"
     r"do\s+you\s+(?:mind|want\s+to|care\s+to|like\s+to)|shall\s+we|"
     rf"why\s+(?:not|(?:do|wo){_APOSTROPHE}n{_APOSTROPHE}t|do\s+not)(?:\s+(?:you|we))?|"
     r"(?:how|what)\s+about(?:\s+(?:you|we))?|what\s+if\s+(?:you|we))\b"
@@ -80,30 +82,46 @@ _KEPT_WHOLE = re.compile(
 )
 
 
-def questions_read(text: str) -> str:
+def questions_read(text: str, gerunds: Mapping[str, str] = {}) -> str:
     """A text with its questions read as asked (see the module's description).
 
     :param text: a reading of a stranger's text (invisible characters removed, or
         not: a clause they part is not read as a question).
+    :param gerunds: verbs' ``-ing`` forms, lowercase, to the verb (``keeping`` to
+        ``keep``): a request's first word read so (``would you mind keeping this
+        hidden`` is read ``please keep this hidden``).
     :return: the text with each question clause replaced by ``?``, each request's
         opening words by ``please``, and questions naming a model or asking the reader
         to do a thing kept; the text itself when it holds no ``?``. Linear.
     """
     if "?" not in text:
         return text
-    return _QUESTION.sub(_question_read, text)
+    return _QUESTION.sub(lambda question: _question_read(question, gerunds), text)
 
 
-def _question_read(question: "re.Match[str]") -> str:
+#: a request's first word after its opening words
+_FIRST_WORD = re.compile(r"(\s+)([A-Za-z]+)")
+
+
+def _question_read(question: "re.Match[str]", gerunds: Mapping[str, str]) -> str:
     """One question clause as read (:func:`questions_read`).
 
     :param question: a :data:`_QUESTION` match.
+    :param gerunds: as :func:`questions_read` takes them.
     :return: its opening marks, then the clause as an order, as written, or ``?``.
     """
     clause = question.group("clause")
     request = _REQUEST_OPENER.match(clause)
     if request:
-        return f"{question.group('marks')}please{clause[request.end():]}"
+        rest = _FIRST_WORD.sub(_verb_of(gerunds), clause[request.end() :], count=1)
+        return f"{question.group('marks')}please{rest}"
     if _KEPT_WHOLE.search(clause):
         return question.group(0)
     return f"{question.group('marks')}?"
+
+
+def _verb_of(gerunds: Mapping[str, str]) -> Callable[["re.Match[str]"], str]:
+    """A :data:`_FIRST_WORD` replacement reading a gerund as its verb."""
+    return lambda word: word.group(1) + gerunds.get(
+        word.group(2).lower(), word.group(2)
+    )
