@@ -36,10 +36,17 @@ from mech_catalogue_cli.keys import without_url
 NODE_SAID = "the node said"
 #: what it says before a gateway's (or another server's) quoted words
 GATEWAY_SAID = "the gateway said"
-#: the quoted words after either (``quoted_for_model`` escapes every quote inside, so a
-#: stranger cannot end the quotation early nor open one of its own)
+#: what it says before a catalogue agent's words (``--source`` an agent's URL)
+AGENT_SAID = "the agent said"
+#: what it says before a registries' read's words (the sync's sentence, holding the
+#: node's: a JSON-RPC error, a value it returned)
+CHAIN_READ_SAID = "the chain read said"
+#: every such lead: the words after one are a stranger's (:func:`stranger_said`)
+SAID_LEADS = (NODE_SAID, GATEWAY_SAID, AGENT_SAID, CHAIN_READ_SAID)
+#: the quoted words after any lead (``quoted_for_model`` escapes every quote inside, so
+#: a stranger cannot end the quotation early nor open one of its own)
 _QUOTED = re.compile(
-    rf"(?:{NODE_SAID}|{GATEWAY_SAID}) '((?:[^'\\]|\\.)*)'", flags=re.IGNORECASE
+    rf"(?:{'|'.join(SAID_LEADS)}) '((?:[^'\\]|\\.)*)'", flags=re.IGNORECASE
 )
 #: characters of a node's message kept (the rest is cut)
 NODE_WORDS_CHARS = 200
@@ -67,12 +74,30 @@ def node_said(exc: BaseException, url: str, cap: int = NODE_WORDS_CHARS) -> str:
     :param cap: characters of the node's words kept.
     :return: e.g. ``Web3RPCError, the node said 'code -32005: rate limited'``.
     """
-    words = without_url(node_text(exc), url)
-    return f"{type(exc).__name__}, {NODE_SAID} {quoted_for_model(words, cap)}"
+    return f"{type(exc).__name__}, {stranger_said(node_text(exc), NODE_SAID, url, cap)}"
+
+
+def stranger_said(
+    words: str, lead: str, url: str = "", cap: int = NODE_WORDS_CHARS
+) -> str:
+    """A remote party's words in a sentence of the server's, quoted as theirs.
+
+    The one way a node's, a gateway's, an agent's or a chain read's error text enters
+    a server sentence (fix29zr): after its lead, quoted, so :func:`orders_quoted` finds
+    it and :func:`.results.error_result` warns of orders in it.
+
+    :param words: their words (an error's text).
+    :param lead: one of :data:`SAID_LEADS`.
+    :param url: the party's URL, redacted wherever the words repeat it ("": none).
+    :param cap: characters of the words kept.
+    :return: e.g. ``the agent said 'invalid literal for int(): ...'``.
+    """
+    kept = without_url(words, url) if url else words
+    return f"{lead} {quoted_for_model(kept, cap)}"
 
 
 def quoted_words(sentence: str) -> List[str]:
-    """The words a sentence quotes after ``the node said`` / ``the gateway said``.
+    """The words a sentence quotes after one of :data:`SAID_LEADS`.
 
     :param sentence: a sentence of the server's (as :func:`node_said` wrote its quotes).
     :return: each quotation, unescaped, in order.
