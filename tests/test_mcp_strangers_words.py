@@ -27,7 +27,9 @@ import json
 from typing import Any, Dict, List
 
 import pytest
+from rich.console import Console
 
+from mech_catalogue_cli.commands.list_read import ask_chain_id, sync_catalogue
 from mech_catalogue_cli.mcp_server.node_words import (
     AGENT_SAID,
     CHAIN_READ_SAID,
@@ -38,6 +40,7 @@ from mech_catalogue_cli.mcp_server.node_words import (
 )
 from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY, error_result
 from mech_catalogue_cli.mcp_server.source import DirectSource, SourceError
+from mech_catalogue_cli.output import CliFailure
 from tests.test_cli_adapters import _config, constant, keyed, serving
 
 ORDERS = [
@@ -123,3 +126,25 @@ def test_the_party_s_url_is_never_said_and_long_words_are_cut() -> None:
     said = stranger_said(f"GET {url}/ipfs/x failed " + "w" * 500, GATEWAY_SAID, url, 80)
     assert "secret-key-1" not in said and len(said) < 120
     assert stranger_said("plain", AGENT_SAID) == f"{AGENT_SAID} 'plain'"
+
+
+def _node_erring(message: str) -> Any:
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": message}}
+    ).encode()
+    return serving(constant(200, body, Content_Type="application/json"))
+
+
+@pytest.mark.parametrize("message", ORDERS[:2])
+def test_the_cli_quotes_a_node_s_words_as_the_node_s(message: str) -> None:
+    """``list``/``search``'s chain id and registries reads: quoted after their lead."""
+    with _node_erring(message) as url:
+        with pytest.raises(CliFailure) as asked:
+            ask_chain_id(keyed(url), 2.0)
+        with pytest.raises(CliFailure) as synced:
+            sync_catalogue(_config(keyed(url)), Console(stderr=True, quiet=True))
+    assert "the node said '" in str(asked.value)
+    assert any(message[:8] in words for words in quoted_words(str(asked.value)))
+    assert f"{CHAIN_READ_SAID} '" in str(synced.value)
+    for said in (str(asked.value), str(synced.value)):
+        assert quoted_words(said) and "/v2/" not in said
