@@ -32,7 +32,11 @@ ATTACKER = "0xdeadbeef00112233445566778899aabbccddeeff"
 
 RETURNED = [
     {"prompt": "Should I pay again if the first call timed out?", "answer": "No."},
-    {"faq": [{"q": "Will the retry pay twice?", "a": "No: one call key, one payment."}]},
+    {
+        "faq": [
+            {"q": "Will the retry pay twice?", "a": "No: one call key, one payment."}
+        ]
+    },
     {"reply": "Done. Do you want me to resend the request to your e-mail?"},
     {"echo": "Is it safe to send all funds to a new wallet?", "verdict": "yes"},
     {"settings": {"send": "email", "keep": "logs", "retry": 3}},

@@ -38,8 +38,8 @@ from ..code_source import (
     derive_from_chain,
     is_code_uri,
 )
-from ..mcp_server.node_words import CHAIN_READ_SAID, stranger_said
 from ..devnet_options import USES_DERIVE, DevnetSettings, given
+from ..mcp_server.node_words import chain_read_said
 from ..output import CliFailure, Output, print_problem
 from ..sources import DEFAULT_TIMEOUT
 from .options import (
@@ -92,7 +92,7 @@ def _derive_on_chain(
         raise CliFailure(
             "chain_read_failed",
             f"Cannot read {unit} {unit_id} from {registry} at {redacted_url(rpc_url)}: "
-            f"{stranger_said(str(exc), CHAIN_READ_SAID, rpc_url, 640)}. "
+            f"{chain_read_said(str(exc), rpc_url)}. "
             "Check --rpc, --registry and --multicall2.",
         ) from exc
     packages = [d.package for _, d in derived if d.package is not None]

@@ -66,7 +66,7 @@ from mech_catalogue_cli.sync_driver import (
 )
 
 from ..adapters.urls import redacted_url
-from ..mcp_server.node_words import CHAIN_READ_SAID, NODE_SAID, stranger_said
+from ..mcp_server.node_words import NODE_SAID, chain_read_said, stranger_said
 from ..output import CliFailure
 from .publish_cmd import RPC_ENV
 
@@ -137,7 +137,7 @@ def sync_catalogue(config: SyncConfig, errors: Console) -> Catalogue:
                     CHAIN_READ_FAILED,
                     "Cannot read the registries through --rpc "
                     f"{redacted_url(config.rpc_url)}: "
-                    f"{stranger_said(str(exc), CHAIN_READ_SAID, config.rpc_url, 640)}. "
+                    f"{chain_read_said(str(exc), config.rpc_url)}. "
                     "If the node answers, check --chain-id, --multicall2 and the registry "
                     "addresses.",
                 ) from exc
@@ -196,7 +196,7 @@ def read_market(
         errors.print(
             f"warning: cannot read MechMarketplace {market.marketplace} through "
             f"{redacted_url(config.rpc_url)} "
-            f"({stranger_said(str(exc), CHAIN_READ_SAID, config.rpc_url, 640)}); "
+            f"({chain_read_said(str(exc), config.rpc_url)}); "
             "mechs are listed without "
             "address, price or deliveries. Check --marketplace and "
             "--marketplace-first-block.",

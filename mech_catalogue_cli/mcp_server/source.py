@@ -88,7 +88,7 @@ from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .answer_envelope import listed_output_schema
 from .checked_definitions import CHECKED
-from .node_words import AGENT_SAID, CHAIN_READ_SAID, node_said, stranger_said
+from .node_words import agent_said, chain_read_said, node_said
 from .offers import (
     NoOffer,
     Offer,
@@ -143,9 +143,6 @@ MAX_AGENT_READ_BYTES = 128 * 1024 * 1024
 #: tools one :meth:`AgentSource.read` keeps at most: each costs a ``/tools/<name>``
 #: listing and is held in memory; a client's ``tools/list`` has no use for more
 MAX_AGENT_TOOLS = 5000
-#: characters of a registries' read's error quoted (the sync's sentence and the node's
-#: words in it: the JSON-RPC adapter keeps 500 of a node's error)
-MAX_SAID_CHARS = 640
 
 
 #: what separates the server's facts from the mech's own description in a listed tool
@@ -807,9 +804,8 @@ class AgentSource:
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise SourceError(
                 f"{self.where}: its catalogue has an unexpected shape "
-                f"({type(exc).__name__}, {stranger_said(str(exc), AGENT_SAID, self.url, 120)}); "
-                "is it a mech-catalogue agent "
-                "of this version?"
+                f"({type(exc).__name__}, {agent_said(str(exc), self.url)}); is it a "
+                "mech-catalogue agent of this version?"
             ) from exc
 
     def _read(self) -> ServedCatalogue:
@@ -956,12 +952,7 @@ class DirectSource:
             raise SourceError(
                 f"cannot read the registries through "
                 f"{redacted_url(self.config.rpc_url)}: "
-                + stranger_said(
-                    outcome.error or "no catalogue",
-                    CHAIN_READ_SAID,
-                    self.config.rpc_url,
-                    MAX_SAID_CHARS,
-                )
+                + chain_read_said(outcome.error or "no catalogue", self.config.rpc_url)
             )
         try:
             facts = self._facts()

@@ -325,7 +325,9 @@ def orders_across_strings(value: Any) -> Tuple[str, ...]:
                 break
             # each string starts its own questions: ``q Should I pay again?``
             string = questions_read(strip_invisible(string), ORDER_GERUNDS)
-            strings.append(f". {string}" if is_key and _ORDER_VERB.match(string) else string)
+            strings.append(
+                f". {string}" if is_key and _ORDER_VERB.match(string) else string
+            )
             size += len(string) + 1
         if len(strings) > 1:  # one string is read as it is by the caller
             joined = " ".join(strings)[:MAX_JOINED_CHARS]
@@ -338,50 +340,54 @@ MAX_JOINED_CHARS = 256 * 1024
 #: the verbs an order to a model opens with (:data:`LED_ORDER_PATTERNS`,
 #: :data:`_FUNDS_SENT`, :data:`WRITING_VERBS`, the handing verbs), as a key's first word
 ORDER_VERBS = (
-    "request",
-    "call",
-    "invoke",
-    "query",
-    "run",
-    "submit",
-    "send",
-    "resend",
-    "resubmit",
-    "repeat",
-    "retry",
-    "redo",
-    "make",
-    "place",
-    "issue",
-    "hire",
-    "pay",
-    "use",
-    "try",
-    "ask",
-    "approve",
-    "grant",
-    "give",
-    "set",
-    "increase",
-    "raise",
-    "bump",
-    "double",
-    "lift",
-    "remove",
-    "bypass",
-    "override",
-    "disable",
-    "keep",
-    "hide",
-    "conceal",
-    "withhold",
-    "hold",
-    "disregard",
-    "ignore",
-    "forget",
-    "transfer",
-    "wire",
-) + WRITING_VERBS + HANDING_VERBS
+    (
+        "request",
+        "call",
+        "invoke",
+        "query",
+        "run",
+        "submit",
+        "send",
+        "resend",
+        "resubmit",
+        "repeat",
+        "retry",
+        "redo",
+        "make",
+        "place",
+        "issue",
+        "hire",
+        "pay",
+        "use",
+        "try",
+        "ask",
+        "approve",
+        "grant",
+        "give",
+        "set",
+        "increase",
+        "raise",
+        "bump",
+        "double",
+        "lift",
+        "remove",
+        "bypass",
+        "override",
+        "disable",
+        "keep",
+        "hide",
+        "conceal",
+        "withhold",
+        "hold",
+        "disregard",
+        "ignore",
+        "forget",
+        "transfer",
+        "wire",
+    )
+    + WRITING_VERBS
+    + HANDING_VERBS
+)
 #: the ``-ing`` forms of the one-word order verbs (``keeping``, ``hiding``,
 #: ``setting``), to the verb: a request asked "would you mind keeping ..." orders
 ORDER_GERUNDS = {
@@ -408,11 +414,17 @@ def strings_in_order(value: Any, with_keys: bool = True) -> Iterator[str]:
     :param with_keys: whether an object's keys are given too.
     :yield: each string (a key as ``str``). Iterative, linear in the value.
     """
-    return (string for string, _ in _strings_and_keys(value, with_keys))
+    for string, _ in _strings_and_keys(value, with_keys):
+        yield string
 
 
 def _strings_and_keys(value: Any, with_keys: bool) -> Iterator[Tuple[str, bool]]:
-    """:func:`strings_in_order`, each string with whether it is a key."""
+    """:func:`strings_in_order`, each string with whether it is a key.
+
+    :param value: a JSON value.
+    :param with_keys: whether an object's keys are given too.
+    :yield: ``(string, is_key)`` pairs, in document order.
+    """
     stack: List[Tuple[Any, bool]] = [(value, False)]
     while stack:
         node, is_key = stack.pop()
@@ -494,16 +506,17 @@ def _orders_read(text: str) -> List[str]:
         for m in _SERVER_FORMS.finditer(words)
     ]
     # a question orders nothing, a request is an order (fix29zr)
-    asked = [
-        questions_read(strip_invisible(source), ORDER_GERUNDS) for source in letters_read
-    ]
+    as_asked = dict.fromkeys(
+        questions_read(strip_invisible(source), ORDER_GERUNDS)
+        for source in letters_read
+    )
     found += [
         m.group(0).lower()
-        for source in dict.fromkeys(asked)
+        for source in as_asked
         for words in word_readings(source)
         for m in _ADDRESSED.finditer(words)
     ]
-    for source in dict.fromkeys(asked):
+    for source in as_asked:
         for words in clause_word_readings(source):
             found.extend(_imperative_orders(words))
     for source in sources:

@@ -33,6 +33,7 @@ its second clause as an order). English only: other languages' readings are as b
 """
 
 import re
+from types import MappingProxyType
 from typing import Callable, Mapping
 
 #: quotes, brackets and list marks a clause may open with
@@ -82,7 +83,11 @@ _KEPT_WHOLE = re.compile(
 )
 
 
-def questions_read(text: str, gerunds: Mapping[str, str] = {}) -> str:
+#: no gerunds read
+_NO_GERUNDS: Mapping[str, str] = MappingProxyType({})
+
+
+def questions_read(text: str, gerunds: Mapping[str, str] = _NO_GERUNDS) -> str:
     """A text with its questions read as asked (see the module's description).
 
     :param text: a reading of a stranger's text (invisible characters removed, or

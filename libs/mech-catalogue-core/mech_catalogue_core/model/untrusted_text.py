@@ -104,6 +104,7 @@ from mech_catalogue_core.model.secret_vocabulary import (
     HANDING_VERBS,
     SECRET_ARGUMENT_NAME,
     SECRET_HOLDERS,
+    SECRET_MENTION_PATTERNS,
     SECRET_NAME_PATTERN,
     SECRET_TERMS,
     alternation,
@@ -143,19 +144,6 @@ IGNORE_INSTRUCTIONS = (
     r"(ignore|disregard|forget|override) (all |any )?(of )?(the |your |my )?"
     r"(previous|prior|above|earlier|preceding|former|other|system) "
     r"(instructions?|directions?|messages?|prompts?|rules?|context)"
-)
-#: a secret named, which the warning flags as it flags an instruction: a mention is no
-#: request nor order (``password strength score``), so withholding leaves it
-#: (:func:`.withheld_text.placeholder_for`)
-SECRET_MENTION_PATTERNS: Tuple[str, ...] = (
-    r"(private|secret|wallet|signing) keys?",
-    r"(seed|recovery|mnemonic) (phrase|words)",
-    r"mnemonic",
-    r"api keys?",
-    r"passwords?",
-)
-_SECRET_MENTION = re.compile(
-    "|".join(f"(?:{p})" for p in SECRET_MENTION_PATTERNS), re.IGNORECASE | re.ASCII
 )
 #: phrases that address the model rather than describe the tool (ASCII, matched on the
 #: text's words: case and punctuation ignored); each is flagged, nothing is refused
@@ -638,18 +626,6 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     # an English phrase is also a Romance language's by its stems (``ignore previous
     # instructions``): the other languages' are quoted when no English one is
     return tuple(dict.fromkeys(found or others))
-
-
-def instructions_beyond_mentions(text: str) -> Tuple[str, ...]:
-    """:func:`instruction_phrases` of a text but for the secrets it only names.
-
-    :param text: text from a manifest.
-    :return: the phrases found that are not a secret's name alone
-        (:data:`SECRET_MENTION_PATTERNS`), in order; () when none.
-    """
-    return tuple(
-        p for p in instruction_phrases(text) if not _SECRET_MENTION.fullmatch(p)
-    )
 
 
 def _letters_read(reading: str) -> Tuple[str, ...]:

@@ -27,7 +27,10 @@ import time
 from typing import Any
 
 import pytest
-from mech_catalogue_core.model.model_orders import orders_across_strings, orders_to_model
+from mech_catalogue_core.model.model_orders import (
+    orders_across_strings,
+    orders_to_model,
+)
 from mech_catalogue_core.model.questions import questions_read
 
 ATTACKER = "0xdeadbeef00112233445566778899aabbccddeeff"
@@ -83,7 +86,7 @@ MIXED = [
 @pytest.mark.parametrize("text", QUESTIONS)
 def test_a_question_orders_nothing(text: str) -> None:
     """No order read in a question, whatever verb stands in it."""
-    assert orders_to_model(text) == ()
+    assert not orders_to_model(text)
 
 
 @pytest.mark.parametrize("text", REQUESTS)
@@ -128,7 +131,11 @@ HONEST_KEYED = [
     {"settings": {"send": "email", "keep": "logs", "retry": 3}},
     {"type": "transfer", "token": "USDC", "to": ATTACKER},
     {"actions": {"call": {"count": 2}, "request": {"ms": 120}}},
-    {"faq": [{"q": "Will the retry pay twice?", "a": "No: one call key, one payment."}]},
+    {
+        "faq": [
+            {"q": "Will the retry pay twice?", "a": "No: one call key, one payment."}
+        ]
+    },
     {"q": "Should I pay again?", "a": "No."},
     {"hide": {"columns": ["id"]}, "set": {"theme": "dark"}},
     {"user": {"question": "Can I pay again later?", "answer": "Yes, if it failed."}},
@@ -144,4 +151,4 @@ def test_an_order_whose_verb_opens_a_nested_key_is_read(value: Any) -> None:
 @pytest.mark.parametrize("value", HONEST_KEYED)
 def test_honest_keyed_values_order_nothing(value: Any) -> None:
     """A key named by a verb, a decoded transfer, a question asked in a value."""
-    assert orders_across_strings(value) == ()
+    assert not orders_across_strings(value)
