@@ -313,8 +313,9 @@ def derive_catalogue(  # pylint: disable=too-many-arguments,too-many-positional-
                 answer,
             )
         except (ChainReadError, RegistryDecodeError) as exc:
-            said = chain_read_said(str(exc), "")
-            unread.append(f"component code of {registry} not read: {said}")
+            unread.append(
+                f"component code of {registry} not read: {chain_read_said(str(exc), '')}"
+            )
             continue
         found.update(
             ((chain_id, registry, agent), components)
