@@ -45,6 +45,7 @@ from .market import (
 from .market_errors import GAS_KEY
 from .offers import check_delivery
 from .outstanding import Hold, ahead_text, give_up_text
+from .node_deadline import reads_within, time_spent
 from .paid_reads import PaidReads
 from .results import answer_result, error_result, failure_text, structured_or_why
 from .settings import CallSettings, PhaseTimer
@@ -232,12 +233,14 @@ class DeliveryReader:
         total = self.settings.timeout
         first_poll = True
         while True:
-            delivered = await self.paid_reads.once(
-                ("delivery", entry.request_id, entry.from_block),
-                market.delivery,
-                entry.request_id,
-                entry.from_block,
-            )
+            try:
+                delivered = await self._polled(entry, timer, first_poll)
+            except MarketError as exc:
+                if not time_spent(exc):
+                    raise
+                if timer.elapsed() < total:
+                    continue  # another call's read it shared, cut at that call's end
+                delivered = None  # cut at this call's end: said as not delivered
             waited = timer.elapsed()
             if delivered is not None:
                 timer.lap("delivery_wait")
@@ -277,6 +280,32 @@ class DeliveryReader:
                 waiting = await self._queued_words(entry) or waiting
             await self.progress(session, round(waited, 1), total, waiting)
             await anyio.sleep(min(self.settings.delivery_poll, max(total - waited, 0)))
+
+    async def _polled(
+        self, entry: JournalEntry, timer: PhaseTimer, first: bool
+    ) -> Optional[Delivered]:
+        """One delivery poll (:meth:`.market.Marketplace.delivery`), its reads bounded.
+
+        Its node reads end with the call's ``--timeout`` (:mod:`.node_deadline`); the
+        first poll is given :data:`.settings.LEAST_WAIT` at least (the marketplace is
+        read at least once, a send that took the call's time included).
+
+        :param entry: the paid request's entry.
+        :param timer: the call's clock.
+        :param first: whether it is the call's first poll.
+        :return: the delivery, or None while undelivered.
+        :raises MarketError: when the reads fail or are cut at their end.
+        """
+        read = self.paid_reads.once(
+            ("delivery", entry.request_id, entry.from_block),
+            self.market.delivery,
+            entry.request_id,
+            entry.from_block,
+        )
+        if not first:
+            return await read
+        with reads_within(timer.within(self.settings.timeout, self.settings.io_timeout)):
+            return await read
 
     async def _queued_words(self, entry: JournalEntry) -> str:
         """Which request an off-chain request waits behind, when it is queued (progress).

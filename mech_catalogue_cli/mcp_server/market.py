@@ -71,7 +71,7 @@ from web3.exceptions import (
     Web3RPCError,
 )
 
-from mech_catalogue_cli.adapters.http import DeadlineExceeded, DeadlineSession, deadline
+from mech_catalogue_cli.adapters.http import DeadlineExceeded, deadline
 from mech_catalogue_cli.keys import redacted_url, without_url
 
 from .fees import TRANSFER_GAS, cancellation_fees, gas_paid, request_fees
@@ -86,6 +86,7 @@ from .market_errors import (
     RequestReverted,
     StateUnavailable,
 )
+from .node_deadline import CallBoundSession, reads_within, time_spent
 from .node_words import node_said
 from .raw_blocks import block_numbers
 
@@ -185,7 +186,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :param marketplace: the MechMarketplace address.
         :param private_key: the paying account's key (kept in this object only).
         :param timeout: seconds per RPC request, answer included (web3's own timeout is
-            per socket read: :class:`~mech_catalogue_cli.adapters.http.DeadlineSession`).
+            per socket read: :class:`~mech_catalogue_cli.adapters.http.DeadlineSession`),
+            and within what is left of a paid call's ``--timeout`` when made for one
+            (:class:`.node_deadline.CallBoundSession`).
         :param gas_bounds: ``(--max-gas, --max-fee-per-gas)``: the most gas a signed
             transaction may use, and the most wei per gas it may pay (None:
             :data:`~mech_catalogue_core.chain.presets.DEFAULT_MAX_FEE_PER_GAS`; the
@@ -199,7 +202,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             Web3.HTTPProvider(
                 rpc_url,
                 request_kwargs={"timeout": timeout},
-                session=DeadlineSession(timeout),
+                session=CallBoundSession(timeout),
             )
         )
         self.rpc_url = rpc_url
@@ -351,7 +354,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :param mech: the mech contract address.
         :return: wei per request, or None when the call fails (its gas bounded by
             :data:`PRICE_READ_GAS`) or does not decode (the caller refuses to pay an
-            unread price; nothing is raised).
+            unread price).
+        :raises MarketError: only when the paid call's ``--timeout`` ended before the
+            node answered (:func:`.node_deadline.time_spent`: not the mech's doing).
         """
         contract = self.w3.eth.contract(
             address=Web3.to_checksum_address(mech), abi=MECH_PRICE_ABI
@@ -360,8 +365,10 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             return int(
                 contract.functions.maxDeliveryRate().call({"gas": PRICE_READ_GAS})
             )
-        except Exception:  # pylint: disable=broad-exception-caught
+        except Exception as exc:  # pylint: disable=broad-exception-caught
             # ContractLogicError, BadFunctionCallOutput, ValueError, OSError, Web3RPCError
+            if time_spent(exc):
+                raise MarketError(f"the price of mech {mech} was not read: {exc}") from exc
             return None
 
     def request_transaction(  # pylint: disable=too-many-arguments
@@ -720,7 +727,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         """
         tx_hash = signed.tx_hash
         try:
-            with deadline(wait):
+            with deadline(wait), reads_within(wait):
                 self._send_raw(signed.raw_tx)
                 receipt = self.w3.eth.wait_for_transaction_receipt(
                     tx_hash, timeout=wait  # type: ignore[arg-type]

@@ -82,6 +82,7 @@ from .market import (
     SignedRequest,
 )
 from .market_errors import GAS_KEY
+from .node_deadline import time_spent
 from .mined_reverts import (
     REVERTED_KEY,
     never_paid,
@@ -116,6 +117,23 @@ NOTHING_SIGNED = (
 )
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
+
+
+def unresumed_words(entry: Optional[JournalEntry]) -> str:
+    """What a call whose request could not be looked up on chain paid (pure).
+
+    :param entry: the call's journal entry (None: none; else one not known to be sent).
+    :return: nothing signed, or the signed request that may be on chain, and that a
+        call with the same arguments looks again without paying twice.
+    """
+    if entry is None or not entry.raw_tx:
+        return NOTHING_SIGNED
+    return (
+        f"request {entry.request_id} (tx {entry.tx_hash}) was signed and journalled "
+        "before this call and may be on chain; nothing more was sent now: call again "
+        "with the same arguments to check it (that will not pay twice)"
+    )
+
 
 #: seconds a send begun at the end of its call's ``--timeout`` still waits for its
 #: receipt (:meth:`RequestSender.receipt_wait`)
@@ -236,7 +254,10 @@ class RequestSender(OffchainSending):
         assert self.market is not None  # nosec: a sender exists only with one
         price = entry.price
         asset = payment_terms(entry.payment_type).asset
-        again = self.market.mech_price(entry.mech)
+        try:
+            again = self.market.mech_price(entry.mech)
+        except MarketError:  # the call's time ended: the revert is said as read
+            again = None
         refusal: Optional[PriceRefusal] = None
         if again is None or again == price:
             refusal = self._funds_changed(entry.mech, entry.payment_type, price)
@@ -405,7 +426,48 @@ class RequestSender(OffchainSending):
         """
         return dry_run_result(tool, offer, payload, key, self.market, self.payer)
 
-    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements,too-many-branches
+    async def ensure_sent(  # pylint: disable=too-many-arguments
+        self,
+        tool: ServedTool,
+        offer: Offer,
+        payload: Dict[str, Any],
+        key: str,
+        timer: PhaseTimer,
+        offers: Sequence[Offer] = (),
+    ) -> Union[JournalEntry, str]:
+        """:meth:`_ensure_sent`, its time ending said with what the call has signed.
+
+        Every node read of the call ends within its ``--timeout``
+        (:mod:`.node_deadline`); a read cut there, before anything of this call was
+        signed, is said with the call's journal entry as it is now
+        (:func:`unresumed_words`: nothing signed, or the request signed before and
+        how to read it). An error after the signature names its request already.
+
+        :param tool: the tool called.
+        :param offer: the chosen mech.
+        :param payload: the request payload.
+        :param key: the call key.
+        :param timer: the call's phase timer.
+        :param offers: every offer the call may pay now.
+        :return: :meth:`_ensure_sent`'s.
+        :raises MarketError: :meth:`_ensure_sent`'s, with those words when the call's
+            time ended.
+        """
+        try:
+            return await self._ensure_sent(tool, offer, payload, key, timer, offers)
+        except MarketError as exc:
+            if not time_spent(exc) or NOTHING_SIGNED in str(exc):
+                raise
+            assert self.journal is not None  # nosec: a sender sends with a journal
+            try:
+                entry = await loaded(self.journal, key)
+            except JournalError:
+                entry = None
+            if entry is not None and entry.tx_hash and entry.tx_hash in str(exc):
+                raise  # it names the signed request, and what to do
+            raise MarketError(f"{exc}; {unresumed_words(entry)}") from exc
+
+    async def _ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements,too-many-branches
         self,
         tool: ServedTool,
         offer: Offer,

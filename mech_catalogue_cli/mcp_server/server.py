@@ -80,6 +80,7 @@ from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
 from .listed_schemas import ListedSchemas, without_output_schema
 from .market import MarketError, Marketplace
+from .node_deadline import reads_until
 from .names import flag_lookalikes
 from .offchain import OffchainRefusal
 from .offers import NoOffer, Offer, rank_offers
@@ -93,7 +94,7 @@ from .results import (
     with_choice,
     with_orders_flagged,
 )
-from .sending import NOTHING_SIGNED, PriceRefusal, RequestSender
+from .sending import PriceRefusal, RequestSender, unresumed_words
 from .served_names import ServedNames
 from .server_notes import note_changes
 from .settings import CallSettings, PhaseTimer
@@ -612,26 +613,53 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
         if reader is None or paid is None:
             return None
-        return await self._waited(paid[0], paid[1], PhaseTimer(), session)
+        timer = PhaseTimer()
+        with reads_until(timer.began, self.settings.timeout):
+            return await self._waited(paid[0], paid[1], timer, session)
 
-    async def call(  # pylint: disable=too-many-locals,too-many-return-statements,too-many-branches,too-many-statements
+    async def call(
         self,
         name: str,
         arguments: Dict[str, Any],
         idempotency: str = "",
         session: Any = None,
     ) -> types.CallToolResult:
-        """Run one call.
+        """Run one call, every node read of it within its ``--timeout``.
+
+        The call's clock starts here; its node reads, in this task and the worker
+        threads it runs them in, end when its ``--timeout`` does
+        (:func:`.node_deadline.reads_until`: each read's timeout is what is left).
 
         :param name: the MCP tool name.
         :param arguments: the arguments.
         :param idempotency: the client's idempotency key ("" when none).
         :param session: the SDK session for progress notifications (None: none).
         :return: the result. Raises ``MarketError`` (a failed chain read or
-            transaction) and ``IpfsError`` (a failed upload or fetch);
-            :meth:`call_tool` turns them into ``isError`` results.
+            transaction, or one cut by the call's end, saying what was signed) and
+            ``IpfsError`` (a failed upload or fetch); :meth:`call_tool` turns them
+            into ``isError`` results.
         """
         timer = PhaseTimer()
+        with reads_until(timer.began, self.settings.timeout):
+            return await self._call(name, arguments, idempotency, session, timer)
+
+    async def _call(  # pylint: disable=too-many-arguments,too-many-locals,too-many-return-statements,too-many-branches,too-many-statements
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        idempotency: str,
+        session: Any,
+        timer: PhaseTimer,
+    ) -> types.CallToolResult:
+        """Run one call (:meth:`call`), on the call's clock ``timer``.
+
+        :param name: the MCP tool name.
+        :param arguments: the arguments.
+        :param idempotency: the client's idempotency key ("" when none).
+        :param session: the SDK session for progress notifications (None: none).
+        :param timer: the call's phase timer, started by :meth:`call`.
+        :return: :meth:`call`'s.
+        """
         # one form per meaning: the key, the payload and a resumed request agree
         try:
             arguments = normalised_arguments(arguments)
@@ -749,22 +777,6 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             ),
             {"refused": decisions, "skipped": skipped_meta(skipped)},
         )
-
-
-def unresumed_words(entry: Optional[JournalEntry]) -> str:
-    """What a call whose request could not be looked up on chain paid (pure).
-
-    :param entry: the call's journal entry (None: none; else one not known to be sent).
-    :return: nothing signed, or the signed request that may be on chain, and that a
-        call with the same arguments looks again without paying twice.
-    """
-    if entry is None or not entry.raw_tx:
-        return NOTHING_SIGNED
-    return (
-        f"request {entry.request_id} (tx {entry.tx_hash}) was signed and journalled "
-        "before this call and may be on chain; nothing more was sent now: call again "
-        "with the same arguments to check it (that will not pay twice)"
-    )
 
 
 def read_journal_in_background(index: Optional[JournalIndex]) -> None:
