@@ -86,7 +86,7 @@ from .market_errors import (
     RequestReverted,
     StateUnavailable,
 )
-from .node_deadline import CallBoundSession, reads_within, time_spent
+from .node_deadline import CallBoundSession, reads_within, refuse_spent, spent_words
 from .node_words import node_said
 from .raw_blocks import block_numbers
 
@@ -186,9 +186,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :param marketplace: the MechMarketplace address.
         :param private_key: the paying account's key (kept in this object only).
         :param timeout: seconds per RPC request, answer included (web3's own timeout is
-            per socket read: :class:`~mech_catalogue_cli.adapters.http.DeadlineSession`),
-            and within what is left of a paid call's ``--timeout`` when made for one
-            (:class:`.node_deadline.CallBoundSession`).
+            per socket read), within a paid call's time left (:mod:`.node_deadline`).
         :param gas_bounds: ``(--max-gas, --max-fee-per-gas)``: the most gas a signed
             transaction may use, and the most wei per gas it may pay (None:
             :data:`~mech_catalogue_core.chain.presets.DEFAULT_MAX_FEE_PER_GAS`; the
@@ -244,7 +242,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             raise MarketError(
                 f"MechMarketplace {self.address}.{name} failed through "
                 f"{redacted_url(self.rpc_url)}: "
-                f"{type(exc).__name__}"
+                f"{spent_words(exc) or type(exc).__name__}"
             ) from exc
 
     def sign_hash(self, digest: bytes) -> str:
@@ -353,10 +351,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
 
         :param mech: the mech contract address.
         :return: wei per request, or None when the call fails (its gas bounded by
-            :data:`PRICE_READ_GAS`) or does not decode (the caller refuses to pay an
-            unread price).
-        :raises MarketError: only when the paid call's ``--timeout`` ended before the
-            node answered (:func:`.node_deadline.time_spent`: not the mech's doing).
+            :data:`PRICE_READ_GAS`) or does not decode (an unread price: not paid);
+            the call's time ending is raised (:func:`.node_deadline.refuse_spent`).
         """
         contract = self.w3.eth.contract(
             address=Web3.to_checksum_address(mech), abi=MECH_PRICE_ABI
@@ -367,8 +363,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             )
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # ContractLogicError, BadFunctionCallOutput, ValueError, OSError, Web3RPCError
-            if time_spent(exc):
-                raise MarketError(f"the price of mech {mech} was not read: {exc}") from exc
+            refuse_spent(exc, f"mech {mech}'s price")  # the call's end: not the mech's
             return None
 
     def request_transaction(  # pylint: disable=too-many-arguments

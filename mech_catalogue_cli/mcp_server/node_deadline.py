@@ -41,6 +41,8 @@ import requests
 
 from mech_catalogue_cli.adapters.http import DeadlineExceeded, DeadlineSession, deadline
 
+from .market_errors import MarketError
+
 #: (monotonic time the current call's node reads end, its ``--timeout`` in seconds)
 _READS_END: ContextVar[Optional[Tuple[float, float]]] = ContextVar(
     "node_reads_end", default=None
@@ -92,6 +94,19 @@ def time_spent(exc: Optional[BaseException]) -> bool:
     :return: True when ``exc`` or its causes or contexts hold a :class:`CallTimeSpent`.
     """
     return spent_words(exc) is not None
+
+
+def refuse_spent(exc: BaseException, what: str) -> None:
+    """Raise a call's time ending as an error of its own, where a read's failure is not.
+
+    :param exc: a read's error (a getter of a stranger's may fail: its value unread).
+    :param what: what was read, for the message.
+    :raises MarketError: when ``exc`` comes from the call's time ending
+        (:func:`spent_words`): not the stranger's doing, every other read would fail so.
+    """
+    spent = spent_words(exc)
+    if spent is not None:
+        raise MarketError(f"{what} was not read: {spent}") from exc
 
 
 @contextmanager

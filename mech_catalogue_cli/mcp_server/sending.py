@@ -49,6 +49,7 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, PaymentWay
 
 from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
+from .call_end_words import NOTHING_SIGNED, cancel_unsettled
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .dropped import (
     DROPPED_KEY,
@@ -82,7 +83,6 @@ from .market import (
     SignedRequest,
 )
 from .market_errors import GAS_KEY
-from .node_deadline import time_spent
 from .mined_reverts import (
     REVERTED_KEY,
     never_paid,
@@ -111,28 +111,7 @@ from .spend_cap import PaidRecord, SpendLedger
 from .spending import JournalIndex
 from .unmined import record_mined, record_signer
 
-#: what a call ended before its request was signed says of it
-NOTHING_SIGNED = (
-    "nothing was signed nor sent for this call: call again with the same arguments"
-)
-
 LOGGER = logging.getLogger("mech_catalogue.mcp")
-
-
-def unresumed_words(entry: Optional[JournalEntry]) -> str:
-    """What a call whose request could not be looked up on chain paid (pure).
-
-    :param entry: the call's journal entry (None: none; else one not known to be sent).
-    :return: nothing signed, or the signed request that may be on chain, and that a
-        call with the same arguments looks again without paying twice.
-    """
-    if entry is None or not entry.raw_tx:
-        return NOTHING_SIGNED
-    return (
-        f"request {entry.request_id} (tx {entry.tx_hash}) was signed and journalled "
-        "before this call and may be on chain; nothing more was sent now: call again "
-        "with the same arguments to check it (that will not pay twice)"
-    )
 
 
 #: seconds a send begun at the end of its call's ``--timeout`` still waits for its
@@ -426,48 +405,7 @@ class RequestSender(OffchainSending):
         """
         return dry_run_result(tool, offer, payload, key, self.market, self.payer)
 
-    async def ensure_sent(  # pylint: disable=too-many-arguments
-        self,
-        tool: ServedTool,
-        offer: Offer,
-        payload: Dict[str, Any],
-        key: str,
-        timer: PhaseTimer,
-        offers: Sequence[Offer] = (),
-    ) -> Union[JournalEntry, str]:
-        """:meth:`_ensure_sent`, its time ending said with what the call has signed.
-
-        Every node read of the call ends within its ``--timeout``
-        (:mod:`.node_deadline`); a read cut there, before anything of this call was
-        signed, is said with the call's journal entry as it is now
-        (:func:`unresumed_words`: nothing signed, or the request signed before and
-        how to read it). An error after the signature names its request already.
-
-        :param tool: the tool called.
-        :param offer: the chosen mech.
-        :param payload: the request payload.
-        :param key: the call key.
-        :param timer: the call's phase timer.
-        :param offers: every offer the call may pay now.
-        :return: :meth:`_ensure_sent`'s.
-        :raises MarketError: :meth:`_ensure_sent`'s, with those words when the call's
-            time ended.
-        """
-        try:
-            return await self._ensure_sent(tool, offer, payload, key, timer, offers)
-        except MarketError as exc:
-            if not time_spent(exc) or NOTHING_SIGNED in str(exc):
-                raise
-            assert self.journal is not None  # nosec: a sender sends with a journal
-            try:
-                entry = await loaded(self.journal, key)
-            except JournalError:
-                entry = None
-            if entry is not None and entry.tx_hash and entry.tx_hash in str(exc):
-                raise  # it names the signed request, and what to do
-            raise MarketError(f"{exc}; {unresumed_words(entry)}") from exc
-
-    async def _ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements,too-many-branches
+    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements,too-many-branches
         self,
         tool: ServedTool,
         offer: Offer,
@@ -916,9 +854,16 @@ class RequestSender(OffchainSending):
             market.broadcast(cancel, self.settings.io_timeout if wait is None else wait)
         except MarketError as exc:  # e.g. the request took the nonce first
             failure = exc
-        # the request mined first, perhaps under another id than the derived one
-        self.correct_request_id(entry)
-        if market.status(entry.request_id) != STATUS_DOES_NOT_EXIST:
+
+        try:
+            # the request mined first, perhaps under another id than the derived one
+            self.correct_request_id(entry)
+            won = market.status(entry.request_id) != STATUS_DOES_NOT_EXIST
+            taken = won or market.confirmed_nonce() > entry.account_nonce
+        except MarketError as exc:  # unread (the call's time ended): which won unsaid
+            why = f"{failure or 'no receipt'}; then {exc}"
+            raise MarketError(cancel_unsettled(entry, cancel.tx_hash, why)) from exc
+        if won:
             entry.status = CallStatus.SENT
             journal.save(entry)
             LOGGER.warning(
@@ -927,13 +872,9 @@ class RequestSender(OffchainSending):
                 entry.mech,
             )
             return entry
-        if market.confirmed_nonce() <= entry.account_nonce:
+        if not taken:
             raise MarketError(
-                f"the request to mech {entry.mech} ({entry.tx_hash}) is being cancelled "
-                f"({entry.extra[CANCEL_KEY]['reason']}); its cancellation "
-                f"{cancel.tx_hash} is not mined yet ({failure or 'no receipt'}). "
-                "Call again with the same arguments: the cancellation is sent again, "
-                "never the request"
+                cancel_unsettled(entry, cancel.tx_hash, failure or "no receipt")
             )
         return None
 

@@ -44,6 +44,7 @@ Sending is :mod:`.sending` (at most once per call key), reading the answer
 
 import importlib.metadata
 import logging
+import math
 import threading
 import time
 import weakref
@@ -64,6 +65,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 
 from ..folders import DISTRIBUTION
 from .bounded import warm_up_in_background
+from .call_end_words import cut_words, unresumed_words
 from .call_identity import (
     IDEMPOTENCY_META_KEY,
     call_key,
@@ -80,8 +82,8 @@ from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
 from .listed_schemas import ListedSchemas, without_output_schema
 from .market import MarketError, Marketplace
-from .node_deadline import reads_until
 from .names import flag_lookalikes
+from .node_deadline import reads_until, reads_within
 from .offchain import OffchainRefusal
 from .offers import NoOffer, Offer, rank_offers
 from .outstanding import HeldBehind, Hold
@@ -94,7 +96,7 @@ from .results import (
     with_choice,
     with_orders_flagged,
 )
-from .sending import PriceRefusal, RequestSender, unresumed_words
+from .sending import PriceRefusal, RequestSender
 from .served_names import ServedNames
 from .server_notes import note_changes
 from .settings import CallSettings, PhaseTimer
@@ -470,13 +472,17 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         that cannot come within the call's time, on a chain whose pace is known, is said
         at once; one that can is asked again at the pace of blocks
         (:func:`.dropped.held_pause`, adv29yp S1: each try reads the chain under the
-        send lock).
+        send lock). Each try's node reads end with the call, a second at least
+        (:meth:`.settings.PhaseTimer.within`, :mod:`.node_deadline`): a call whose time
+        went to its checks still tries once, as one asked again at its end.
 
         :param tool: the tool called.
         :param offer: the chosen mech.
         :param payload: the request payload.
         :param call: the call key, its phase timer and every offer it may pay now.
         :param session: the SDK session for progress notifications (None: none).
+        :raises MarketError: ``ensure_sent``'s, saying what the call signed when its
+            reads were cut by the call's end (:func:`.call_end_words.cut_words`).
         :return: what ``ensure_sent`` returned last (asked once at least: what the
             call did before it is work, not a wait).
         """
@@ -484,9 +490,16 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         assert self.reader is not None  # nosec: only a paying server sends
         wait = self.settings.timeout
         while True:
-            sent = await self.sender.ensure_sent(
-                tool, offer, payload, key, timer, ranked
-            )
+            try:
+                with reads_within(timer.within(wait, wait)):
+                    sent = await self.sender.ensure_sent(
+                        tool, offer, payload, key, timer, ranked
+                    )
+            except MarketError as exc:  # cut by the call's end: say what it signed
+                words = await cut_words(exc, self.reader.journal, key)
+                if words is None:
+                    raise
+                raise MarketError(f"{exc}; {words}") from exc
             if not isinstance(sent, HeldBehind):
                 return sent
             # said at least once, even when the call's time is already spent
@@ -698,10 +711,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             # a missing entry, or one not known to be sent (a crash before the receipt,
             # or a rewritten file): this requester's request with the call's data on
             # chain is the call's, whatever the entry says
-            try:
-                entry = (
-                    await self.sender.resumed_from_chain(tool, arguments, key) or entry
-                )
+            try:  # work before the send: done once, a second at least (as the send)
+                with reads_within(timer.within(self.settings.timeout, math.inf)):
+                    entry = (
+                        await self.sender.resumed_from_chain(tool, arguments, key)
+                        or entry
+                    )
             except MarketError as exc:  # said with what this call sent: nothing new
                 return error_result(f"{name}: {exc}; {unresumed_words(entry)}")
         if reader and entry and entry.status in (CallStatus.SENT, CallStatus.DELIVERED):

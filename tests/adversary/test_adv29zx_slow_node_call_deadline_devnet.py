@@ -101,4 +101,3 @@ def test_a_slow_node_holds_no_call_past_its_timeout(
     result, took = _call(chain_snapshot, tmp_path, proxy, node)
     text = str(result.content[0].text)[:300]
     assert took <= TIMEOUT + SLACK, f"{took:.1f} s, {node.held} reads held: {text}"
-
