@@ -113,7 +113,6 @@ from .unmined import record_mined, record_signer
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
-
 #: seconds a send begun at the end of its call's ``--timeout`` still waits for its
 #: receipt (:meth:`RequestSender.receipt_wait`)
 LEAST_RECEIPT_WAIT = 1.0
@@ -854,7 +853,6 @@ class RequestSender(OffchainSending):
             market.broadcast(cancel, self.settings.io_timeout if wait is None else wait)
         except MarketError as exc:  # e.g. the request took the nonce first
             failure = exc
-
         try:
             # the request mined first, perhaps under another id than the derived one
             self.correct_request_id(entry)
