@@ -34,6 +34,10 @@ time.
 Expected: every node read of a call is within what is left of its ``--timeout``
 (one read in flight at the end at most), the call then ending in words.
 
+Fixed (fix29zp, :mod:`mech_catalogue_cli.mcp_server.node_deadline`): 5.05 s, 2 reads
+held, ending "this call's --timeout (5 s) ended before the node answered; nothing was
+signed nor sent for this call: call again with the same arguments" (main: 90.4 s, 41).
+
 """
 
 import threading
