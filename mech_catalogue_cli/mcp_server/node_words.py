@@ -32,6 +32,8 @@ from mech_catalogue_core.model.secret_requests import flagged_phrases
 
 from mech_catalogue_cli.keys import without_url
 
+from .node_deadline import spent_words
+
 #: what a sentence says before a node's quoted words
 NODE_SAID = "the node said"
 #: what it says before a gateway's (or another server's) quoted words
@@ -77,8 +79,12 @@ def node_said(exc: BaseException, url: str, cap: int = NODE_WORDS_CHARS) -> str:
     :param exc: the node's error (``ValueError``, ``OSError``, ``Web3Exception``...).
     :param url: the node's URL (redacted wherever the words repeat it).
     :param cap: characters of the node's words kept.
-    :return: e.g. ``Web3RPCError, the node said 'code -32005: rate limited'``.
+    :return: e.g. ``Web3RPCError, the node said 'code -32005: rate limited'``; the
+        server's own words when the call's time ended (:mod:`.node_deadline`).
     """
+    spent = spent_words(exc)
+    if spent is not None:
+        return spent
     return f"{type(exc).__name__}, {stranger_said(node_text(exc), NODE_SAID, url, cap)}"
 
 
