@@ -73,6 +73,7 @@ from mech_catalogue_cli.adapters.ipfs import gateway_get, raw_block
 from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, block_number
 from mech_catalogue_cli.adapters.jsonrpc import chain_id as read_chain_id
 from mech_catalogue_cli.adapters.jsonrpc import eth_call
+from mech_catalogue_cli.mcp_server.node_words import chain_read_said
 
 #: package blocks and metadata files one catalogue read fetches at once
 CODE_FETCH_CONCURRENCY = 32
@@ -312,7 +313,9 @@ def derive_catalogue(  # pylint: disable=too-many-arguments,too-many-positional-
                 answer,
             )
         except (ChainReadError, RegistryDecodeError) as exc:
-            unread.append(f"component code of {registry} not read: {exc}")
+            unread.append(
+                f"component code of {registry} not read: {chain_read_said(str(exc), '')}"
+            )
             continue
         found.update(
             ((chain_id, registry, agent), components)

@@ -30,7 +30,7 @@ from mech_catalogue_core.derive.derive import (
 from rich.console import Console
 from rich.table import Table
 
-from ..adapters.urls import redacted_url, without_url
+from ..adapters.urls import redacted_url
 from ..chain_options import PresetCommand, chain_options, need, pick
 from ..code_source import (
     CodeReadError,
@@ -39,6 +39,7 @@ from ..code_source import (
     is_code_uri,
 )
 from ..devnet_options import USES_DERIVE, DevnetSettings, given
+from ..mcp_server.node_words import chain_read_said
 from ..output import CliFailure, Output, print_problem
 from ..sources import DEFAULT_TIMEOUT
 from .options import (
@@ -91,7 +92,7 @@ def _derive_on_chain(
         raise CliFailure(
             "chain_read_failed",
             f"Cannot read {unit} {unit_id} from {registry} at {redacted_url(rpc_url)}: "
-            f"{without_url(str(exc), rpc_url)}. "
+            f"{chain_read_said(str(exc), rpc_url)}. "
             "Check --rpc, --registry and --multicall2.",
         ) from exc
     packages = [d.package for _, d in derived if d.package is not None]

@@ -65,7 +65,8 @@ from mech_catalogue_cli.sync_driver import (
     read_snapshot,
 )
 
-from ..adapters.urls import redacted_url, without_url
+from ..adapters.urls import redacted_url
+from ..mcp_server.node_words import NODE_SAID, chain_read_said, stranger_said
 from ..output import CliFailure
 from .publish_cmd import RPC_ENV
 
@@ -77,7 +78,7 @@ def _why(exc: ChainReadError, rpc: str) -> str:
     cause = exc.__cause__
     if cause is not None and not isinstance(cause, ValueError):
         return type(cause).__name__
-    return without_url(exc.reason, rpc)
+    return stranger_said(exc.reason, NODE_SAID, rpc)
 
 
 def ask_chain_id(rpc: str, timeout: float) -> int:
@@ -136,7 +137,7 @@ def sync_catalogue(config: SyncConfig, errors: Console) -> Catalogue:
                     CHAIN_READ_FAILED,
                     "Cannot read the registries through --rpc "
                     f"{redacted_url(config.rpc_url)}: "
-                    f"{without_url(str(exc), config.rpc_url)}. "
+                    f"{chain_read_said(str(exc), config.rpc_url)}. "
                     "If the node answers, check --chain-id, --multicall2 and the registry "
                     "addresses.",
                 ) from exc
@@ -195,7 +196,8 @@ def read_market(
         errors.print(
             f"warning: cannot read MechMarketplace {market.marketplace} through "
             f"{redacted_url(config.rpc_url)} "
-            f"({without_url(str(exc), config.rpc_url)}); mechs are listed without "
+            f"({chain_read_said(str(exc), config.rpc_url)}); "
+            "mechs are listed without "
             "address, price or deliveries. Check --marketplace and "
             "--marketplace-first-block.",
             markup=False,

@@ -43,6 +43,7 @@ from .market import (
     Marketplace,
 )
 from .market_errors import GAS_KEY
+from .node_deadline import reads_within, time_spent
 from .offers import check_delivery
 from .outstanding import Hold, ahead_text, give_up_text
 from .paid_reads import PaidReads
@@ -216,7 +217,8 @@ class DeliveryReader:
 
         The call's ``--timeout`` counts from the call's start (``timer``): what a wait
         before the send (a held nonce, finality) and the send took is not waited
-        again here. The marketplace is read at least once.
+        again here. The marketplace is read at least once. Each poll's node reads end
+        with the call (:mod:`.node_deadline`); a poll cut there is taken as undelivered.
 
         :param tool: the tool called.
         :param entry: the journal entry of the paid request.
@@ -225,6 +227,8 @@ class DeliveryReader:
         :param meta: the result's ``_meta`` so far.
         :return: the delivery, or the timeout's ``isError`` result (what was paid,
             where the request stands, and that calling again reads it unpaid).
+        :raises MarketError: when a poll's reads fail otherwise (``await_result`` says
+            the request paid and how to read it).
         """
         market = self.market
         assert market is not None  # nosec: a reader exists only with both
@@ -232,19 +236,21 @@ class DeliveryReader:
         total = self.settings.timeout
         first_poll = True
         while True:
-            delivered = await self.paid_reads.once(
-                ("delivery", entry.request_id, entry.from_block),
-                market.delivery,
-                entry.request_id,
-                entry.from_block,
-            )
+            try:
+                delivered = await self._polled(entry, timer, first_poll)
+            except MarketError as exc:
+                if not time_spent(exc):
+                    raise
+                if timer.elapsed() < total:
+                    continue  # another call's read it shared, cut at that call's end
+                delivered = None  # cut at this call's end: said as not delivered
             waited = timer.elapsed()
             if delivered is not None:
                 timer.lap("delivery_wait")
                 return delivered
             if first_poll:
                 first_poll = False
-                if await self.corrected_request_id(entry):
+                if await self._corrected_in_time(entry):
                     meta["request_id"] = entry.request_id
                     meta["request_id_decimal"] = str(int(entry.request_id, 16))
                     continue
@@ -277,6 +283,34 @@ class DeliveryReader:
                 waiting = await self._queued_words(entry) or waiting
             await self.progress(session, round(waited, 1), total, waiting)
             await anyio.sleep(min(self.settings.delivery_poll, max(total - waited, 0)))
+
+    async def _polled(
+        self, entry: JournalEntry, timer: PhaseTimer, first: bool
+    ) -> Optional[Delivered]:
+        """One delivery poll (:meth:`.market.Marketplace.delivery`), its reads bounded.
+
+        Its node reads end with the call's ``--timeout`` (:mod:`.node_deadline`); the
+        first poll is given :data:`.settings.LEAST_WAIT` at least (the marketplace is
+        read at least once, a send that took the call's time included).
+
+        :param entry: the paid request's entry.
+        :param timer: the call's clock.
+        :param first: whether it is the call's first poll.
+        :return: the delivery, or None while undelivered (the market's
+            ``MarketError`` when the reads fail or are cut at their end).
+        """
+        read = self.paid_reads.once(
+            ("delivery", entry.request_id, entry.from_block),
+            self.market.delivery,
+            entry.request_id,
+            entry.from_block,
+        )
+        if not first:
+            return await read
+        with reads_within(
+            timer.within(self.settings.timeout, self.settings.io_timeout)
+        ):
+            return await read
 
     async def _queued_words(self, entry: JournalEntry) -> str:
         """Which request an off-chain request waits behind, when it is queued (progress).
@@ -341,6 +375,20 @@ class DeliveryReader:
             f"{now}): unless it was just settled, it never can be; calling again says "
             "which"
         )
+
+    async def _corrected_in_time(self, entry: JournalEntry) -> bool:
+        """:meth:`corrected_request_id`, False when the call's time ended in its reads.
+
+        :param entry: the journal entry of the paid request.
+        :return: True when the entry now names another id.
+        :raises MarketError: when its reads fail otherwise.
+        """
+        try:
+            return await self.corrected_request_id(entry)
+        except MarketError as exc:
+            if not time_spent(exc):
+                raise
+            return False  # read again by the next call, which says its request
 
     async def corrected_request_id(self, entry: JournalEntry) -> bool:
         """Whether a request id that does not exist was mined under another (corrected).

@@ -71,7 +71,7 @@ from web3.exceptions import (
     Web3RPCError,
 )
 
-from mech_catalogue_cli.adapters.http import DeadlineExceeded, DeadlineSession, deadline
+from mech_catalogue_cli.adapters.http import DeadlineExceeded, deadline
 from mech_catalogue_cli.keys import redacted_url, without_url
 
 from .fees import TRANSFER_GAS, cancellation_fees, gas_paid, request_fees
@@ -86,6 +86,7 @@ from .market_errors import (
     RequestReverted,
     StateUnavailable,
 )
+from .node_deadline import CallBoundSession, reads_within, refuse_spent, spent_words
 from .node_words import node_said
 from .raw_blocks import block_numbers
 
@@ -185,7 +186,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :param marketplace: the MechMarketplace address.
         :param private_key: the paying account's key (kept in this object only).
         :param timeout: seconds per RPC request, answer included (web3's own timeout is
-            per socket read: :class:`~mech_catalogue_cli.adapters.http.DeadlineSession`).
+            per socket read), within a paid call's time left (:mod:`.node_deadline`).
         :param gas_bounds: ``(--max-gas, --max-fee-per-gas)``: the most gas a signed
             transaction may use, and the most wei per gas it may pay (None:
             :data:`~mech_catalogue_core.chain.presets.DEFAULT_MAX_FEE_PER_GAS`; the
@@ -199,7 +200,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             Web3.HTTPProvider(
                 rpc_url,
                 request_kwargs={"timeout": timeout},
-                session=DeadlineSession(timeout),
+                session=CallBoundSession(timeout),
             )
         )
         self.rpc_url = rpc_url
@@ -241,7 +242,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             raise MarketError(
                 f"MechMarketplace {self.address}.{name} failed through "
                 f"{redacted_url(self.rpc_url)}: "
-                f"{type(exc).__name__}"
+                f"{spent_words(exc) or type(exc).__name__}"
             ) from exc
 
     def sign_hash(self, digest: bytes) -> str:
@@ -350,8 +351,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
 
         :param mech: the mech contract address.
         :return: wei per request, or None when the call fails (its gas bounded by
-            :data:`PRICE_READ_GAS`) or does not decode (the caller refuses to pay an
-            unread price; nothing is raised).
+            :data:`PRICE_READ_GAS`) or does not decode (an unread price: not paid);
+            the call's time ending is raised (:func:`.node_deadline.refuse_spent`).
         """
         contract = self.w3.eth.contract(
             address=Web3.to_checksum_address(mech), abi=MECH_PRICE_ABI
@@ -360,8 +361,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             return int(
                 contract.functions.maxDeliveryRate().call({"gas": PRICE_READ_GAS})
             )
-        except Exception:  # pylint: disable=broad-exception-caught
+        except Exception as exc:  # pylint: disable=broad-exception-caught
             # ContractLogicError, BadFunctionCallOutput, ValueError, OSError, Web3RPCError
+            refuse_spent(exc, f"mech {mech}'s price")  # the call's end: not the mech's
             return None
 
     def request_transaction(  # pylint: disable=too-many-arguments
@@ -720,7 +722,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         """
         tx_hash = signed.tx_hash
         try:
-            with deadline(wait):
+            with deadline(wait), reads_within(wait):
                 self._send_raw(signed.raw_tx)
                 receipt = self.w3.eth.wait_for_transaction_receipt(
                     tx_hash, timeout=wait  # type: ignore[arg-type]

@@ -49,6 +49,7 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, PaymentWay
 
 from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
+from .call_end_words import NOTHING_SIGNED, cancel_unsettled
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .dropped import (
     DROPPED_KEY,
@@ -110,11 +111,6 @@ from .source import ServedTool
 from .spend_cap import PaidRecord, SpendLedger
 from .spending import JournalIndex
 from .unmined import record_mined, record_signer
-
-#: what a call ended before its request was signed says of it
-NOTHING_SIGNED = (
-    "nothing was signed nor sent for this call: call again with the same arguments"
-)
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -237,7 +233,10 @@ class RequestSender(OffchainSending):
         assert self.market is not None  # nosec: a sender exists only with one
         price = entry.price
         asset = payment_terms(entry.payment_type).asset
-        again = self.market.mech_price(entry.mech)
+        try:
+            again = self.market.mech_price(entry.mech)
+        except MarketError:  # the call's time ended: the revert is said as read
+            again = None
         refusal: Optional[PriceRefusal] = None
         if again is None or again == price:
             refusal = self._funds_changed(entry.mech, entry.payment_type, price)
@@ -855,9 +854,15 @@ class RequestSender(OffchainSending):
             market.broadcast(cancel, self.settings.io_timeout if wait is None else wait)
         except MarketError as exc:  # e.g. the request took the nonce first
             failure = exc
-        # the request mined first, perhaps under another id than the derived one
-        self.correct_request_id(entry)
-        if market.status(entry.request_id) != STATUS_DOES_NOT_EXIST:
+        try:
+            # the request mined first, perhaps under another id than the derived one
+            self.correct_request_id(entry)
+            won = market.status(entry.request_id) != STATUS_DOES_NOT_EXIST
+            taken = won or market.confirmed_nonce() > entry.account_nonce
+        except MarketError as exc:  # unread (the call's time ended): which won unsaid
+            why = f"{failure or 'no receipt'}; then {exc}"
+            raise MarketError(cancel_unsettled(entry, cancel.tx_hash, why)) from exc
+        if won:
             entry.status = CallStatus.SENT
             journal.save(entry)
             LOGGER.warning(
@@ -866,13 +871,9 @@ class RequestSender(OffchainSending):
                 entry.mech,
             )
             return entry
-        if market.confirmed_nonce() <= entry.account_nonce:
+        if not taken:
             raise MarketError(
-                f"the request to mech {entry.mech} ({entry.tx_hash}) is being cancelled "
-                f"({entry.extra[CANCEL_KEY]['reason']}); its cancellation "
-                f"{cancel.tx_hash} is not mined yet ({failure or 'no receipt'}). "
-                "Call again with the same arguments: the cancellation is sent again, "
-                "never the request"
+                cancel_unsettled(entry, cancel.tx_hash, failure or "no receipt")
             )
         return None
 

@@ -44,6 +44,7 @@ Sending is :mod:`.sending` (at most once per call key), reading the answer
 
 import importlib.metadata
 import logging
+import math
 import threading
 import time
 import weakref
@@ -64,6 +65,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 
 from ..folders import DISTRIBUTION
 from .bounded import warm_up_in_background
+from .call_end_words import cut_words, unresumed_words
 from .call_identity import (
     IDEMPOTENCY_META_KEY,
     call_key,
@@ -81,6 +83,7 @@ from .journal import Journal, JournalEntry, loaded
 from .listed_schemas import ListedSchemas, without_output_schema
 from .market import MarketError, Marketplace
 from .names import flag_lookalikes
+from .node_deadline import reads_until, reads_within
 from .offchain import OffchainRefusal
 from .offers import NoOffer, Offer, rank_offers
 from .outstanding import HeldBehind, Hold
@@ -93,7 +96,7 @@ from .results import (
     with_choice,
     with_orders_flagged,
 )
-from .sending import NOTHING_SIGNED, PriceRefusal, RequestSender
+from .sending import PriceRefusal, RequestSender
 from .served_names import ServedNames
 from .server_notes import note_changes
 from .settings import CallSettings, PhaseTimer
@@ -469,13 +472,17 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         that cannot come within the call's time, on a chain whose pace is known, is said
         at once; one that can is asked again at the pace of blocks
         (:func:`.dropped.held_pause`, adv29yp S1: each try reads the chain under the
-        send lock).
+        send lock). Each try's node reads end with the call, a second at least
+        (:meth:`.settings.PhaseTimer.within`, :mod:`.node_deadline`): a call whose time
+        went to its checks still tries once, as one asked again at its end.
 
         :param tool: the tool called.
         :param offer: the chosen mech.
         :param payload: the request payload.
         :param call: the call key, its phase timer and every offer it may pay now.
         :param session: the SDK session for progress notifications (None: none).
+        :raises MarketError: ``ensure_sent``'s, saying what the call signed when its
+            reads were cut by the call's end (:func:`.call_end_words.cut_words`).
         :return: what ``ensure_sent`` returned last (asked once at least: what the
             call did before it is work, not a wait).
         """
@@ -483,9 +490,16 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         assert self.reader is not None  # nosec: only a paying server sends
         wait = self.settings.timeout
         while True:
-            sent = await self.sender.ensure_sent(
-                tool, offer, payload, key, timer, ranked
-            )
+            try:
+                with reads_within(timer.within(wait, wait)):
+                    sent = await self.sender.ensure_sent(
+                        tool, offer, payload, key, timer, ranked
+                    )
+            except MarketError as exc:  # cut by the call's end: say what it signed
+                words = await cut_words(exc, self.reader.journal, key)
+                if words is None:
+                    raise
+                raise MarketError(f"{exc}; {words}") from exc
             if not isinstance(sent, HeldBehind):
                 return sent
             # said at least once, even when the call's time is already spent
@@ -612,26 +626,53 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
         if reader is None or paid is None:
             return None
-        return await self._waited(paid[0], paid[1], PhaseTimer(), session)
+        timer = PhaseTimer()
+        with reads_until(timer.began, self.settings.timeout):
+            return await self._waited(paid[0], paid[1], timer, session)
 
-    async def call(  # pylint: disable=too-many-locals,too-many-return-statements,too-many-branches,too-many-statements
+    async def call(
         self,
         name: str,
         arguments: Dict[str, Any],
         idempotency: str = "",
         session: Any = None,
     ) -> types.CallToolResult:
-        """Run one call.
+        """Run one call, every node read of it within its ``--timeout``.
+
+        The call's clock starts here; its node reads, in this task and the worker
+        threads it runs them in, end when its ``--timeout`` does
+        (:func:`.node_deadline.reads_until`: each read's timeout is what is left).
 
         :param name: the MCP tool name.
         :param arguments: the arguments.
         :param idempotency: the client's idempotency key ("" when none).
         :param session: the SDK session for progress notifications (None: none).
         :return: the result. Raises ``MarketError`` (a failed chain read or
-            transaction) and ``IpfsError`` (a failed upload or fetch);
-            :meth:`call_tool` turns them into ``isError`` results.
+            transaction, or one cut by the call's end, saying what was signed) and
+            ``IpfsError`` (a failed upload or fetch); :meth:`call_tool` turns them
+            into ``isError`` results.
         """
         timer = PhaseTimer()
+        with reads_until(timer.began, self.settings.timeout):
+            return await self._call(name, arguments, idempotency, session, timer)
+
+    async def _call(  # pylint: disable=too-many-arguments,too-many-locals,too-many-return-statements,too-many-branches,too-many-statements
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        idempotency: str,
+        session: Any,
+        timer: PhaseTimer,
+    ) -> types.CallToolResult:
+        """Run one call (:meth:`call`), on the call's clock ``timer``.
+
+        :param name: the MCP tool name.
+        :param arguments: the arguments.
+        :param idempotency: the client's idempotency key ("" when none).
+        :param session: the SDK session for progress notifications (None: none).
+        :param timer: the call's phase timer, started by :meth:`call`.
+        :return: :meth:`call`'s.
+        """
         # one form per meaning: the key, the payload and a resumed request agree
         try:
             arguments = normalised_arguments(arguments)
@@ -670,10 +711,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             # a missing entry, or one not known to be sent (a crash before the receipt,
             # or a rewritten file): this requester's request with the call's data on
             # chain is the call's, whatever the entry says
-            try:
-                entry = (
-                    await self.sender.resumed_from_chain(tool, arguments, key) or entry
-                )
+            try:  # work before the send: done once, a second at least (as the send)
+                with reads_within(timer.within(self.settings.timeout, math.inf)):
+                    entry = (
+                        await self.sender.resumed_from_chain(tool, arguments, key)
+                        or entry
+                    )
             except MarketError as exc:  # said with what this call sent: nothing new
                 return error_result(f"{name}: {exc}; {unresumed_words(entry)}")
         if reader and entry and entry.status in (CallStatus.SENT, CallStatus.DELIVERED):
@@ -749,22 +792,6 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             ),
             {"refused": decisions, "skipped": skipped_meta(skipped)},
         )
-
-
-def unresumed_words(entry: Optional[JournalEntry]) -> str:
-    """What a call whose request could not be looked up on chain paid (pure).
-
-    :param entry: the call's journal entry (None: none; else one not known to be sent).
-    :return: nothing signed, or the signed request that may be on chain, and that a
-        call with the same arguments looks again without paying twice.
-    """
-    if entry is None or not entry.raw_tx:
-        return NOTHING_SIGNED
-    return (
-        f"request {entry.request_id} (tx {entry.tx_hash}) was signed and journalled "
-        "before this call and may be on chain; nothing more was sent now: call again "
-        "with the same arguments to check it (that will not pay twice)"
-    )
 
 
 def read_journal_in_background(index: Optional[JournalIndex]) -> None:

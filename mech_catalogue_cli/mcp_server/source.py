@@ -81,14 +81,14 @@ from mech_catalogue_core.model.tool import REGISTRY_KINDS, MechRef
 
 from mech_catalogue_cli.adapters.http import AnswerError, get_json, watched_session
 from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, block_number
-from mech_catalogue_cli.adapters.urls import redacted_url, without_url
+from mech_catalogue_cli.adapters.urls import redacted_url
 from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .answer_envelope import listed_output_schema
 from .checked_definitions import CHECKED
-from .node_words import node_said
+from .node_words import agent_said, chain_read_said, node_said
 from .offers import (
     NoOffer,
     Offer,
@@ -806,8 +806,8 @@ class AgentSource:
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise SourceError(
                 f"{self.where}: its catalogue has an unexpected shape "
-                f"({type(exc).__name__}: {str(exc)[:120]}); is it a mech-catalogue agent "
-                "of this version?"
+                f"({type(exc).__name__}, {agent_said(str(exc), self.url)}); is it a "
+                "mech-catalogue agent of this version?"
             ) from exc
 
     def _read(self) -> ServedCatalogue:
@@ -954,7 +954,7 @@ class DirectSource:
             raise SourceError(
                 f"cannot read the registries through "
                 f"{redacted_url(self.config.rpc_url)}: "
-                f"{without_url(outcome.error or 'no catalogue', self.config.rpc_url)}"
+                + chain_read_said(outcome.error or "no catalogue", self.config.rpc_url)
             )
         try:
             facts = self._facts()

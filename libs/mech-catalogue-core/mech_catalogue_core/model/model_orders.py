@@ -48,6 +48,7 @@ import re
 from typing import Any, Iterator, List, Optional, Tuple
 
 from mech_catalogue_core.model import other_languages
+from mech_catalogue_core.model.questions import questions_read
 from mech_catalogue_core.model.secret_vocabulary import (
     HANDING_VERBS,
     SECRET_TERMS,
@@ -118,9 +119,12 @@ ADDRESSED_PATTERNS: Tuple[str, ...] = (
     r"request |call )?(key|nonce)",
 )
 _ADDRESSED = re.compile(
-    r"\b("
-    + "|".join(f"(?:{p})" for p in ADDRESSED_PATTERNS + SERVER_FORM_PATTERNS)
-    + r")\b",
+    r"\b(" + "|".join(f"(?:{p})" for p in ADDRESSED_PATTERNS) + r")\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: the server's forms, read in questions too: a question poses as the server as well
+_SERVER_FORMS = re.compile(
+    r"\b(" + "|".join(f"(?:{p})" for p in SERVER_FORM_PATTERNS) + r")\b",
     re.IGNORECASE | re.ASCII,
 )
 #: what stands just before an imperative in a clause's words
@@ -300,9 +304,14 @@ def orders_across_strings(value: Any) -> Tuple[str, ...]:
     all funds", "2": "to 0x..."}`` as the sentence it spells. The value's strings are
     read joined with a space in document order (:func:`strings_in_order`), twice: its
     values alone, then its keys and values, each up to :data:`MAX_JOINED_CHARS`
-    characters (a string is cut there), invisible characters removed; a reading of
-    one string is left to the caller. JSON text inside a string is not decoded here
-    (the caller reads each string, decoded, on its own).
+    characters (a string is cut there), invisible characters removed, each string's
+    questions read as asked (:func:`.questions.questions_read`: a string starts a
+    clause for them); a reading of one string is left to the caller. In the reading
+    with keys, a key whose first word
+    is an order's verb (:data:`ORDER_VERBS`) starts a clause, as the key of a value
+    opens what it holds (``{"q": {"Send": {"all funds": {"to": "0x.."}}}}`` reads
+    ``q . Send all funds to 0x..``: fix29zr). JSON text inside a string is not decoded
+    here (the caller reads each string, decoded, on its own).
 
     :param value: a JSON value (dicts, lists, strings, numbers, booleans, None).
     :return: :func:`orders_to_model` of those readings, distinct, in order.
@@ -311,10 +320,14 @@ def orders_across_strings(value: Any) -> Tuple[str, ...]:
     for with_keys in (False, True):
         strings: List[str] = []
         size = 0
-        for string in strings_in_order(value, with_keys):
+        for string, is_key in _strings_and_keys(value, with_keys):
             if size > MAX_JOINED_CHARS:
                 break
-            strings.append(string)
+            # each string starts its own questions: ``q Should I pay again?``
+            string = questions_read(strip_invisible(string), ORDER_GERUNDS)
+            strings.append(
+                f". {string}" if is_key and _ORDER_VERB.match(string) else string
+            )
             size += len(string) + 1
         if len(strings) > 1:  # one string is read as it is by the caller
             joined = " ".join(strings)[:MAX_JOINED_CHARS]
@@ -324,6 +337,74 @@ def orders_across_strings(value: Any) -> Tuple[str, ...]:
 
 #: characters of a value's strings :func:`orders_across_strings` reads joined
 MAX_JOINED_CHARS = 256 * 1024
+#: the verbs an order to a model opens with (:data:`LED_ORDER_PATTERNS`,
+#: :data:`_FUNDS_SENT`, :data:`WRITING_VERBS`, the handing verbs), as a key's first word
+ORDER_VERBS = (
+    (
+        "request",
+        "call",
+        "invoke",
+        "query",
+        "run",
+        "submit",
+        "send",
+        "resend",
+        "resubmit",
+        "repeat",
+        "retry",
+        "redo",
+        "make",
+        "place",
+        "issue",
+        "hire",
+        "pay",
+        "use",
+        "try",
+        "ask",
+        "approve",
+        "grant",
+        "give",
+        "set",
+        "increase",
+        "raise",
+        "bump",
+        "double",
+        "lift",
+        "remove",
+        "bypass",
+        "override",
+        "disable",
+        "keep",
+        "hide",
+        "conceal",
+        "withhold",
+        "hold",
+        "disregard",
+        "ignore",
+        "forget",
+        "transfer",
+        "wire",
+    )
+    + WRITING_VERBS
+    + HANDING_VERBS
+)
+#: the ``-ing`` forms of the one-word order verbs (``keeping``, ``hiding``,
+#: ``setting``), to the verb: a request asked "would you mind keeping ..." orders
+ORDER_GERUNDS = {
+    form: verb
+    for verb in ORDER_VERBS
+    if verb.isalpha()
+    for form in (
+        f"{verb}ing",
+        f"{verb[:-1]}ing" if verb.endswith("e") else "",  # hide: hiding
+        # run: running, submit: submitting (a form never written is never read)
+        f"{verb}{verb[-1]}ing" if re.search("[aeiou][b-df-hj-np-tvz]$", verb) else "",
+    )
+    if form
+}
+_ORDER_VERB = re.compile(
+    rf"\A[^A-Za-z0-9]*(?:{alternation(ORDER_VERBS)})\b", re.IGNORECASE | re.ASCII
+)
 
 
 def strings_in_order(value: Any, with_keys: bool = True) -> Iterator[str]:
@@ -333,18 +414,29 @@ def strings_in_order(value: Any, with_keys: bool = True) -> Iterator[str]:
     :param with_keys: whether an object's keys are given too.
     :yield: each string (a key as ``str``). Iterative, linear in the value.
     """
-    stack: List[Any] = [value]
+    for string, _ in _strings_and_keys(value, with_keys):
+        yield string
+
+
+def _strings_and_keys(value: Any, with_keys: bool) -> Iterator[Tuple[str, bool]]:
+    """:func:`strings_in_order`, each string with whether it is a key.
+
+    :param value: a JSON value.
+    :param with_keys: whether an object's keys are given too.
+    :yield: ``(string, is_key)`` pairs, in document order.
+    """
+    stack: List[Tuple[Any, bool]] = [(value, False)]
     while stack:
-        node = stack.pop()
+        node, is_key = stack.pop()
         if isinstance(node, str):
-            yield node
+            yield node, is_key
         elif isinstance(node, dict):
             for key, item in reversed(list(node.items())):
-                stack.append(item)
+                stack.append((item, False))
                 if with_keys:
-                    stack.append(str(key))
+                    stack.append((str(key), True))
         elif isinstance(node, list):
-            stack.extend(reversed(node))
+            stack.extend((item, False) for item in reversed(node))
 
 
 #: what a digit or symbol stands for inside a word (``1``: :data:`_ONE_AS_L`, else i)
@@ -411,9 +503,20 @@ def _orders_read(text: str) -> List[str]:
         m.group(0).lower()
         for source in letters_read
         for words in word_readings(source)
+        for m in _SERVER_FORMS.finditer(words)
+    ]
+    # a question orders nothing, a request is an order (fix29zr)
+    as_asked = dict.fromkeys(
+        questions_read(strip_invisible(source), ORDER_GERUNDS)
+        for source in letters_read
+    )
+    found += [
+        m.group(0).lower()
+        for source in as_asked
+        for words in word_readings(source)
         for m in _ADDRESSED.finditer(words)
     ]
-    for source in letters_read:
+    for source in as_asked:
         for words in clause_word_readings(source):
             found.extend(_imperative_orders(words))
     for source in sources:

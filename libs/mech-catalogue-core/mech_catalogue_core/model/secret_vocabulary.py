@@ -88,6 +88,17 @@ HANDING_VERBS = REQUEST_VERBS + (
     "asks(?: the user)? for",
 )
 
+#: a secret named, which the instruction warning flags as it flags an instruction
+#: (``untrusted_text.INSTRUCTION_PATTERNS``): a mention is no request nor order
+#: (``password strength score``), so schema withholding leaves it (fix29zr)
+SECRET_MENTION_PATTERNS = (
+    r"(private|secret|wallet|signing) keys?",
+    r"(seed|recovery|mnemonic) (phrase|words)",
+    r"mnemonic",
+    r"api keys?",
+    r"passwords?",
+)
+
 #: the lengths of a BIP-39 mnemonic, in words (BIP-39: 12 to 24 words, a multiple of 3)
 MNEMONIC_LENGTH = r"(?:12|15|18|21|24|twelve|fifteen|eighteen|twenty one|twenty four)"
 

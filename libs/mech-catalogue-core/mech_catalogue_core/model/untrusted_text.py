@@ -104,6 +104,7 @@ from mech_catalogue_core.model.secret_vocabulary import (
     HANDING_VERBS,
     SECRET_ARGUMENT_NAME,
     SECRET_HOLDERS,
+    SECRET_MENTION_PATTERNS,
     SECRET_NAME_PATTERN,
     SECRET_TERMS,
     alternation,
@@ -156,11 +157,7 @@ INSTRUCTION_PATTERNS: Tuple[str, ...] = (
     r"(do not|don t|never) (tell|inform|show|mention|reveal)",
     r"(send|transfer|wire|approve) (all |the |your |their |any )?"
     r"(funds?|money|tokens?|eth|ether|xdai|crypto|balance|usdc|olas)",
-    r"(private|secret|wallet|signing) keys?",
-    r"(seed|recovery|mnemonic) (phrase|words)",
-    r"mnemonic",
-    r"api keys?",
-    r"passwords?",
+    *SECRET_MENTION_PATTERNS,
     r"im (start|end)",
     r"(assistant|system|user) (says|message|role)",
 )

@@ -1,0 +1,90 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""What a paid call cut short by its ``--timeout`` says it signed (:mod:`.node_deadline`).
+
+A node read cut at the call's end, or a chain lookup that failed, ends the call before
+or after its request was signed; the call's journal entry says which, and the words
+say what to do (the same sentences fix29zi's deadlines use).
+"""
+
+from typing import Optional
+
+from .cancel import CANCEL_KEY
+from .journal import Journal, JournalEntry, JournalError, loaded
+from .market_errors import MarketError
+from .node_deadline import time_spent
+
+#: what a call ended before its request was signed says of it
+NOTHING_SIGNED = (
+    "nothing was signed nor sent for this call: call again with the same arguments"
+)
+
+
+def unresumed_words(entry: Optional[JournalEntry]) -> str:
+    """What a call whose request could not be looked up on chain paid (pure).
+
+    :param entry: the call's journal entry (None: none; else one not known to be sent).
+    :return: nothing signed, or the signed request that may be on chain, and that a
+        call with the same arguments looks again without paying twice.
+    """
+    if entry is None or not entry.raw_tx:
+        return NOTHING_SIGNED
+    return (
+        f"request {entry.request_id} (tx {entry.tx_hash}) was signed and journalled "
+        "before this call and may be on chain; nothing more was sent now: call again "
+        "with the same arguments to check it (that will not pay twice)"
+    )
+
+
+async def cut_words(exc: MarketError, journal: Journal, key: str) -> Optional[str]:
+    """What to add to an error of a send cut by the call's end (None: nothing).
+
+    An error after the signature names its request already (the broadcast's "was
+    signed and journalled before its broadcast", a cancellation's words), and one
+    before it that says :data:`NOTHING_SIGNED` already: both are kept as they are.
+
+    :param exc: the send's error.
+    :param journal: the call journal.
+    :param key: the call key.
+    :return: :func:`unresumed_words` of the call's entry as it is now, or None when
+        ``exc`` is no cut by the call's end (:func:`.node_deadline.time_spent`) or says
+        its request already.
+    """
+    if not time_spent(exc) or NOTHING_SIGNED in str(exc):
+        return None
+    try:
+        entry = await loaded(journal, key)
+    except JournalError:
+        entry = None
+    if entry is not None and entry.tx_hash and entry.tx_hash in str(exc):
+        return None
+    return unresumed_words(entry)
+
+
+def cancel_unsettled(entry: JournalEntry, cancel_tx: str, why: object) -> str:
+    """What a call says of a cancellation whose outcome it has not seen (pure).
+
+    :param entry: the call's entry, its cancellation journalled (``CANCEL_KEY``).
+    :param cancel_tx: the cancellation's hash.
+    :param why: its broadcast's failure ("no receipt"), and a read cut after it.
+    :return: the request, the cancellation not mined yet, and that calling again
+        sends the cancellation again, never the request.
+    """
+    return (
+        f"the request to mech {entry.mech} ({entry.tx_hash}) is being cancelled "
+        f"({entry.extra[CANCEL_KEY]['reason']}); its cancellation {cancel_tx} is not "
+        f"mined yet ({why}). Call again with the same arguments: the cancellation is "
+        "sent again, never the request"
+    )
