@@ -57,6 +57,7 @@ from mech_catalogue_core.model.withheld_text import (
     withheld_places,
     withheld_schema,
 )
+from referencing import Registry
 
 from .answer_envelope import answer_schema_of
 
@@ -363,7 +364,8 @@ def argument_errors(
     """
     try:
         Draft202012Validator.check_schema(dict(schema))
-        validator = Draft202012Validator(dict(schema))
+        # an empty registry: a remote $ref is never fetched (jsonschema's default would)
+        validator = Draft202012Validator(dict(schema), registry=Registry())
     except SchemaError as exc:  # the exporter checks schemas; say so if one slips
         return [f"the tool's input schema is invalid: {for_model(exc.message)}"]
     try:

@@ -39,6 +39,8 @@ from mech_catalogue_core.model.quoted_text import quoted_for_model
 from mech_catalogue_core.model.untrusted_text import for_model
 from referencing import Registry
 
+from .answer_envelope import envelope
+
 #: deepest array/object nesting of a delivered response read as structured content: the
 #: manifest cap (``Limits.max_depth``, 64). pydantic-core, which the SDK serialises
 #: results with, refuses a few hundred levels ("Maximum serialization depth exceeded")
@@ -183,6 +185,30 @@ LISTED_SCHEMA_CHANGED = (
 )
 
 
+#: the note of the envelope a structured value is checked in (the server's own
+#: ``server_note`` schema, a string, is the only one that reads it)
+CHECKED_NOTE = "this server's note"
+
+
+def _listed_refusal(listed: Sequence[Optional[Mapping[str, Any]]], served: Any) -> str:
+    """Why a client holding one of ``listed`` would refuse ``served`` in its envelope.
+
+    :param listed: the envelopes listed, the current one first (None: none).
+    :param served: the structured value as it would be returned.
+    :return: "" when each accepts it, else the first reason.
+    """
+    value = envelope(CHECKED_NOTE, served)
+    for index, schema in enumerate(listed):
+        why = client_refusal(schema, value) if schema else ""
+        if why and index:
+            return LISTED_SCHEMA_CHANGED.format(
+                why=why.replace("output schema served", "schema it listed")
+            )
+        if why:
+            return why.replace("output schema served", "output schema listed")
+    return ""
+
+
 def structured_content(
     schema: Mapping[str, Any],
     body: bytes,
@@ -211,10 +237,15 @@ def structured_content(
         (:func:`~mech_catalogue_core.exporters.js_integers.schema_with_integer_text`
         changes nothing more in a served one).
     :param body: the verified response bytes.
-    :param listed: the other output schemas, as served, that the session's client may
-        validate the answer against (:mod:`.listed_schemas`; None items: listed
-        without one, nothing checked): what is returned must match each too, else it
-        is text saying the schema changed since the client listed it (adv29j).
+    :param listed: the envelopes (:mod:`.answer_envelope`) the session's client may
+        validate the result against, exactly as they were listed: the one listed now
+        first, then any listed earlier (:mod:`.listed_schemas`; None items: listed
+        without one, nothing checked). What is returned, inside an envelope
+        (``answer_envelope.envelope``; the note is the server's string, which only the
+        server's own ``server_note`` schema reads), must match each, checked as the
+        MCP SDK's client checks (:func:`client_refusal`): else it is text, saying the
+        schema listed refuses it (adv29zz E1: a reference that resolved in the mech's
+        schema alone and not nested) or changed since the client listed it (adv29j).
     :return: ``(structured or None, why not: "" when fine)``.
     """
     document, problem = decode_response(body)
@@ -231,7 +262,9 @@ def structured_content(
     refused = ""
     for candidate in candidates:
         try:
-            validator = Draft202012Validator(dict(schema))
+            # an empty registry: no remote $ref is fetched (jsonschema's default
+            # retrieves one over the network: a stranger's URL, a stall)
+            validator = Draft202012Validator(dict(schema), registry=Registry())
             errors = sorted(validator.iter_errors(candidate), key=str)
             served_schema = schema_with_integer_text(dict(schema)) if not errors else {}
         except Exception as exc:  # pylint: disable=broad-exception-caught
@@ -243,15 +276,9 @@ def structured_content(
             )
         if not errors:
             served = integers_as_text(candidate)
-            refused = client_refusal(served_schema, served)
-            for earlier in listed:
-                if refused or not earlier:
-                    continue
-                why = client_refusal(earlier, served)
-                if why:
-                    refused = LISTED_SCHEMA_CHANGED.format(
-                        why=why.replace("output schema served", "schema it listed")
-                    )
+            refused = client_refusal(served_schema, served) or _listed_refusal(
+                listed, served
+            )
             if not refused:
                 return served, ""
             continue  # the tool's own result may still be served as it is

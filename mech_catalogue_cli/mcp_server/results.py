@@ -45,7 +45,13 @@ from mech_catalogue_core.model.untrusted_text import (
 )
 
 from ..redaction import redact
-from .answer_envelope import answer_schema_of, envelope
+from .answer_envelope import (
+    TEXT_ENVELOPE,
+    TEXT_LISTED,
+    answer_schema_of,
+    envelope,
+    is_envelope,
+)
 from .answers import (
     MAX_ANSWER_BYTES,
     MAX_TEXT_DECODINGS,
@@ -188,17 +194,22 @@ async def structured_or_why(
     (:func:`.answer_envelope.answer_schema_of`). Checked in a child process
     (:func:`.bounded.run_bounded_async`): the schema is a stranger's and the response a
     mech's, and a backtracking ``pattern`` must not stall the server; waiting for a slot
-    holds no worker thread. It must also match every other schema the session's client
-    may have cached for the tool (``held``, adv29j), or it is text saying the schema
-    changed since the client listed it: every envelope takes a text answer, so that
-    text is still a result the client accepts.
+    holds no worker thread. Inside its envelope it must also match the envelope listed now
+    and every other one the session's client may have cached for the tool (``held``,
+    adv29j), each exactly as listed and checked as the SDK's client checks
+    (``response_checks.structured_content``): a reference that resolved in the mech's
+    schema alone may resolve otherwise nested (adv29zz E1). Else it is text saying why:
+    every envelope takes a text answer, so that text is still a result the client
+    accepts.
 
     :param tool: the tool called.
     :param body: the verified response bytes.
     :param held: what the session was listed (:meth:`.listed_schemas.ListedSchemas.held`;
         default: a session that never listed the tool, which its client lists first).
     :return: ``(structured or None, why not: "" when fine or no schema anywhere)``;
-        :data:`EARLIER_LISTING` when the client holds a schema no envelope matches.
+        :data:`EARLIER_LISTING` when the client holds a schema no envelope matches;
+        ``answer_envelope.TEXT_LISTED`` when the tool is listed with its answer as
+        text only.
     """
     listed_schema = tool.tool.get("outputSchema")
     if held.unknown:
@@ -211,17 +222,17 @@ async def structured_or_why(
         )
     digest = schema_digest(listed_schema)
     earlier = tuple(s for s in held.schemas if s and schema_digest(s) != digest)
-    earlier_answers = tuple(answer_schema_of(s) for s in earlier)
-    if any(answer is None for answer in earlier_answers):
+    if not all(is_envelope(s) for s in earlier):
         return None, EARLIER_LISTING
+    if listed_schema == TEXT_ENVELOPE:
+        return None, TEXT_LISTED
     # a tool made without the server's envelope (not served): its schema is the mech's
     schema = answer_schema_of(listed_schema) or listed_schema
     if not schema:
         return None, ""  # every envelope the client may hold takes a text answer
+    envelopes = tuple(s for s in (listed_schema,) + earlier if is_envelope(s))
     try:
-        return await run_bounded_async(
-            structured_content, (schema, body, earlier_answers)
-        )
+        return await run_bounded_async(structured_content, (schema, body, envelopes))
     except CheckBusy:
         return None, (
             f"the server was checking as many responses as it runs at once "

@@ -526,11 +526,13 @@ def _with_offers(
     :param mech_tool: the tool name the mechs use.
     :param offers: every offer of the mechs taking the served arguments, served order.
     :param conflicting: entry keys of mechs declaring the name with other arguments.
-    :return: the served tool (``offers`` whole: a call may try any of them).
+    :return: the served tool (``offers`` whole: a call may try any of them); its
+        ``server_notes`` say why when the mech's schema is not listed (adv29zz E1).
     """
     entry = CHECKED.for_model(entry)
+    notes: Tuple[str, ...] = ()
     if "outputSchema" in entry:  # big integers as strings; the note, then the answer
-        entry["outputSchema"] = listed_output_schema(entry["outputSchema"])
+        entry["outputSchema"], notes = listed_output_schema(entry["outputSchema"])
     meta = entry["_meta"][META_KEY]
     listed = best_offers(offers, MAX_META_OFFERS)
     meta["offers"] = [offer.to_meta() for offer in listed]
@@ -541,7 +543,7 @@ def _with_offers(
         keys = [str(key) for key in meta.get(field) or ()]
         meta[field] = _bounded_keys(keys, listed_mechs)
         meta[f"{field}_left_out"] = len(keys) - len(meta[field])
-    return ServedTool(entry["name"], mech_tool, entry, tuple(offers))
+    return ServedTool(entry["name"], mech_tool, entry, tuple(offers), notes)
 
 
 def with_offer_listed(tool: Dict[str, Any], offer: Offer) -> Dict[str, Any]:

@@ -47,11 +47,20 @@ sub-schema of a document into a schema that resolves only inside itself:
   or nothing (:func:`whole_schema`): a client validates results against it, so such a
   reference, or a rewrite over the budget or too deep, drops it with one error at its
   own pointer;
+- a reference whose target depends on where the schema is nested or what refers to it
+  (``$dynamicRef``, ``$recursiveRef``: :data:`SCOPED_REFERENCES`) cannot be rewritten
+  into one that means the same once the schema is stored on its own or nested in another
+  (a server's envelope: adv29zz E1); it is treated as a reference that does not resolve
+  (the fallback, or the whole output schema dropped);
 - draft-07 keywords without a 2020-12 meaning are translated: ``definitions`` (dropped
   once resolved), array-form ``items`` -> ``prefixItems`` (+ ``additionalItems`` ->
-  ``items``), ``dependencies`` -> ``dependentRequired`` / ``dependentSchemas``, draft-04
-  boolean ``exclusiveMinimum``/``exclusiveMaximum`` -> their numeric form; the result is
-  always 2020-12 and carries no ``$schema``/``$id``.
+  ``items``, 2019-09's too), ``dependencies`` -> ``dependentRequired`` /
+  ``dependentSchemas``, draft-04 boolean ``exclusiveMinimum``/``exclusiveMaximum`` ->
+  their numeric form; the result is always 2020-12 and its only ``$`` keywords are
+  ``$ref`` (``#/$defs/<name>``) and the root's ``$defs``: every other one
+  (``$schema``, ``$id``, anchors, ``$comment``, ``$vocabulary``, a later draft's
+  keyword) is dropped, as 2020-12 gives none of them a meaning in a schema without
+  ``$id`` and anchors.
 
 Nothing here raises on input: bad shapes become problems.
 """
@@ -111,7 +120,15 @@ _URI_ERRORS = (Unresolvable, ValueError, TypeError, LookupError)
 _DEF_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 _DRAFT7_LIKE = ("draft-07", "draft-06", "draft-04", "draft-03")
 
-_DROPPED = ("$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$comment")
+#: keywords dropped from every rewritten schema: a base, an anchor, a dialect (the result
+#: is 2020-12 and resolves only ``#/$defs/<name>``), a comment; any other ``$`` keyword
+#: (a later draft's, which a client might read as a reference) is dropped too
+_DROPPED = ("id",)
+#: references resolved against the dynamic scope (where the schema is nested, what
+#: referred to it: 2020-12's ``$dynamicRef``, 2019-09's ``$recursiveRef``): no rewrite
+#: keeps their meaning once the schema is stored on its own or nested in another
+SCOPED_REFERENCES = ("$dynamicRef", "$recursiveRef")
+_REFERENCE_TEXTS = tuple(f'"{key}"' for key in ("$ref",) + SCOPED_REFERENCES)
 
 
 def units(value: Any) -> int:
@@ -147,16 +164,18 @@ class Dangling(Exception):
 
     :param path: the reference's pointer inside the document.
     :param ref: the reference.
+    :param key: its keyword (``$ref``, or one of :data:`SCOPED_REFERENCES`).
     """
 
-    def __init__(self, path: str, ref: Any) -> None:
+    def __init__(self, path: str, ref: Any, key: str = "$ref") -> None:
         """Keep where and what.
 
         :param path: the reference's pointer inside the document.
         :param ref: the reference.
+        :param key: its keyword.
         """
         super().__init__(path)
-        self.path, self.ref = path, ref
+        self.path, self.ref, self.key = path, ref, key
 
 
 class InlineBudget:
@@ -293,6 +312,7 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
         self.whole = whole
         self.specification = dialect_of(document)
         self.draft7 = self.specification.name in _DRAFT7_LIKE
+        self.array_items = self.draft7 or self.specification.name == "draft2019-09"
         self.document = document
         self._resolver: Any = None
         self.where = where
@@ -341,6 +361,9 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
         return self._resolver
 
     def _rewrite_object(self, node: Dict[str, Any], path: str, resolver: Any) -> Any:
+        scoped = [key for key in SCOPED_REFERENCES if key in node]
+        if scoped:
+            return self._unresolved(node, path, scoped[0], node[scoped[0]])
         if isinstance(node.get("$ref"), str):
             return self._reference(node, path, resolver)
         if isinstance(node.get("$id"), str):
@@ -351,14 +374,40 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
                 pass  # references inside resolve against the base around the node
         out: Dict[str, Any] = {}
         for key, value in node.items():
-            if key in _DROPPED or key in DEFINITIONS:
-                continue
-            if key == "$ref":  # not a string: not a reference
-                continue
+            if key in _DROPPED or key in DEFINITIONS or key.startswith("$"):
+                continue  # a "$ref" that is no string is no reference either
             out[key] = self._keyword(key, value, f"{path}/{key}", resolver)
+        if self.array_items:
+            _translate_items(out)
         if self.draft7:
             _translate_draft7(out)
         return out
+
+    def _unresolved(self, node: Dict[str, Any], path: str, key: str, ref: Any) -> Any:
+        """A reference that does not resolve inside the schema: the fallback, or raise.
+
+        :param node: the schema holding it.
+        :param path: its pointer inside the document.
+        :param key: the reference keyword (``$ref``, or one of :data:`SCOPED_REFERENCES`).
+        :param ref: its value.
+        :return: the fallback ``{}`` with the node's ``title`` and ``description``.
+        :raises Dangling: for a whole-or-nothing schema.
+        """
+        if self.whole:
+            raise Dangling(path, ref, key)
+        kept = {k: node[k] for k in _ANNOTATIONS if k in node}
+        self.problems.append(
+            P.warning(
+                self.code,
+                f"{self.where}{path} has the reference {str(ref)[:120]!r}, which "
+                + _unresolved_reason(key)
+                + "; it is taken as any JSON value. Point it at $defs in the same "
+                "schema with $ref.",
+                self.where + path,
+            )
+        )
+        self.budget.charge(units(kept))
+        return {**copy.deepcopy(FALLBACK_SCHEMA), **copy.deepcopy(kept)}
 
     def _keyword(self, key: str, value: Any, path: str, resolver: Any) -> Any:
         if key in SUBSCHEMA_ONE and isinstance(value, (dict, bool)):
@@ -399,21 +448,8 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
             resolved = resolver.lookup(ref)
         except _URI_ERRORS:
             resolved = None
-        if resolved is None and self.whole:
-            raise Dangling(path, ref)
         if resolved is None:
-            kept = {k: siblings[k] for k in _ANNOTATIONS if k in siblings}
-            self.problems.append(
-                P.warning(
-                    self.code,
-                    f"{self.where}{path} has the reference {str(ref)[:120]!r}, which does not "
-                    "resolve inside the schema (nothing is fetched); it is taken as any "
-                    "JSON value. Point it at $defs in the same schema.",
-                    self.where + path,
-                )
-            )
-            self.budget.charge(units(kept))
-            return {**copy.deepcopy(FALLBACK_SCHEMA), **copy.deepcopy(kept)}
+            return self._unresolved(siblings, path, "$ref", ref)
         target = resolved.contents
         key = id(target)
         if key in self.stack or (
@@ -462,7 +498,22 @@ def _merge(base: Any, extra: Dict[str, Any]) -> Any:
     return {**base, **extra}
 
 
-def _translate_draft7(node: Dict[str, Any]) -> None:
+def _unresolved_reason(key: str) -> str:
+    """Why a reference keyword is not followed, as a clause after "which".
+
+    :param key: ``$ref``, or one of :data:`SCOPED_REFERENCES`.
+    :return: the clause.
+    """
+    if key in SCOPED_REFERENCES:
+        return (
+            f"is a {key}: its target depends on where the schema is nested, so it "
+            "is not followed"
+        )
+    return "does not resolve inside the schema (nothing is fetched)"
+
+
+def _translate_items(node: Dict[str, Any]) -> None:
+    """Array-form ``items`` (draft-07, 2019-09) -> ``prefixItems``, in place."""
     items = node.get("items")
     if isinstance(items, list):
         node["prefixItems"] = node.pop("items")
@@ -470,6 +521,9 @@ def _translate_draft7(node: Dict[str, Any]) -> None:
             node["items"] = node.pop("additionalItems")
     else:
         node.pop("additionalItems", None)  # without array items it has no effect
+
+
+def _translate_draft7(node: Dict[str, Any]) -> None:
     for bound, exclusive in (
         ("minimum", "exclusiveMinimum"),
         ("maximum", "exclusiveMaximum"),
@@ -503,7 +557,7 @@ def _ref_free_text(document: Any, node: Any) -> Optional[Tuple[Optional[str], st
         text = json.dumps(node)
     except (TypeError, ValueError, RecursionError):
         return None
-    if len(text) > REF_FREE_MEMO_TEXT or '"$ref"' in text:
+    if len(text) > REF_FREE_MEMO_TEXT or any(ref in text for ref in _REFERENCE_TEXTS):
         return None
     return (uri if isinstance(uri, str) else None), text
 
@@ -641,9 +695,9 @@ def whole_schema(
             P.error(
                 code,
                 f"{where} was dropped: its reference {str(dangling.ref)[:120]!r} at "
-                f"{where}{dangling.path} does not resolve inside the schema (nothing is "
-                "fetched), so the tool is offered without structured output. Point the "
-                "reference at $defs in the same schema.",
+                f"{where}{dangling.path} {_unresolved_reason(dangling.key)}, so the "
+                "tool is offered without structured output. Point the reference at "
+                "$defs in the same schema with $ref.",
                 where,
             )
         ]
