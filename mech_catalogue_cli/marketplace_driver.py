@@ -204,9 +204,7 @@ class MarketplaceReader:
         self.read_apart.after_read(facts, unread)
         return self._last_good(facts, unread)
 
-    def _last_good(
-        self, facts: List[MechFacts], unread: List[Call]
-    ) -> List[MechFacts]:
+    def _last_good(self, facts: List[MechFacts], unread: List[Call]) -> List[MechFacts]:
         """Each mech's facts, its last good ones where this read left its calls unread.
 
         :param facts: this read's facts, in mechs order.

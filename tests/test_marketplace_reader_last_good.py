@@ -113,9 +113,7 @@ def test_a_mech_left_unread_keeps_its_last_good_facts(
     assert all(f.max_delivery_rate == 7 and not own_getters_failed(f) for f in honest)
     assert all(f.block == 200 for f in honest if f not in kept)
     # a stranger's own failing getters, told apart, are its own facts: unread now
-    told_apart = [
-        f for f in second if int(f.address, 16) in BURNERS and f.block == 200
-    ]
+    told_apart = [f for f in second if int(f.address, 16) in BURNERS and f.block == 200]
     assert told_apart and all(f.max_delivery_rate is None for f in told_apart)
 
 

@@ -15,7 +15,7 @@
 """The MCP server's pure decisions (mech_catalogue_cli/mcp_server/: offers, definition checks, call identity, spend cap), no chain."""
 
 import json
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 import pytest
 from mech_catalogue_core.model.market import (
@@ -58,7 +58,7 @@ SCHEMA: Dict[str, Any] = {
 }
 
 
-def offer(address: str, price: int = 10, karma: int = 0, **kw: Any) -> Offer:
+def offer(address: str, price: Optional[int] = 10, karma: int = 0, **kw: Any) -> Offer:
     """Build an offer with defaults a payable mech has."""
     values: Dict[str, Any] = {
         "mech_key": f"key-{address}",

@@ -338,14 +338,14 @@ def rank_offers(
     Eligible: confirmed, price at least 1 smallest unit or unread (the facts read left
     it unread: a stranger's failing getters beside it can; every offer's price is read
     alone right before sending, :func:`send_time_refusal`, and only one unread then is
-    refused), a payment way this server pays (native, OLAS or USDC fixed price: ``model.payment.plan_payment``; not
-    subscriptions nor unknown types), price at most ``max_price`` (native, wei) or its
-    asset's ``token_max_price``, the pinned mech when one is given and
-    an allow-listed one when ``allowed`` is not empty (each matched against the contract
-    address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order:
-    :func:`seniority` (the earliest first delivery since the manifests have declared the
-    tool as it is now: the incumbent), then the cheaper (an unread price after every
-    read one), then the lowest address, so the order is
+    refused), a payment way this server pays (native, OLAS or USDC fixed price:
+    ``model.payment.plan_payment``; not subscriptions nor unknown types), price at most
+    ``max_price`` (native, wei) or its asset's ``token_max_price``, the pinned mech when
+    one is given and an allow-listed one when ``allowed`` is not empty (each matched
+    against the contract address or the catalogue entry key, as mech-interact's
+    ``valid_mechs``). Order: :func:`seniority` (the earliest first delivery since the
+    manifests have declared the tool as it is now: the incumbent), then the cheaper (an
+    unread price after every read one), then the lowest address, so the order is
     deterministic and no counter a mech can raise by paying itself (karma, requests,
     deliveries), nor an old creation block bought with a mech, moves it
     (``docs/mcp.md``).

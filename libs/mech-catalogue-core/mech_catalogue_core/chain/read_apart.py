@@ -35,8 +35,9 @@ An honest mech left unread in one read is read alone in the next, where only its
 getters can fail it: no honest mech is unread two reads running while fewer than
 :data:`MAX_READ_ALONE` mechs are to be read alone (a rate limit aside); past that, a
 stranger's thousand mechs cost a read 64 ``eth_call`` s alone, not a thousand, and each
-mech left waiting goes first in a later read. A stranger whose getters answer only when read alone (they can see
-the gas they are given) is back in the pool one read in every ``FAILING_READS + 2``.
+mech left waiting goes first in a later read. A stranger whose getters answer only when
+read alone (they can see the gas they are given) is back in the pool one read in every
+``FAILING_READS + 2``.
 
 Everything is learnt from the reads' results alone (no clock, no randomness): agents
 reading the same blocks through nodes answering the same make the same batches.

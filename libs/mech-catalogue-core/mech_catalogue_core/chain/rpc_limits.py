@@ -304,7 +304,9 @@ def _unit(call: Any) -> Any:
 def _contracts(calls: Sequence[Any]) -> int:
     """Contracts asked in turn by ``calls``: runs of calls to one contract, counted."""
     return sum(
-        1 for i, call in enumerate(calls) if i == 0 or _unit(call) != _unit(calls[i - 1])
+        1
+        for i, call in enumerate(calls)
+        if i == 0 or _unit(call) != _unit(calls[i - 1])
     )
 
 
@@ -390,9 +392,7 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
         else:
             outcome = (reply, None)
             budget.node_answered = reply[0]
-        found, results, _ = yield from told(
-            calls, block, outcome, allowed, 0
-        )
+        found, results, _ = yield from told(calls, block, outcome, allowed, 0)
         if found is None:  # a batch for "latest" of which nothing was answered
             raise outcome[1] or RuntimeError("no block answered")
         return found, results
@@ -526,11 +526,13 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
 
 
 def _halved(calls: List[Call]) -> List[List[Call]]:
-    """Two halves, the first the larger, parted between two contracts' calls.
+    """Two halves, parted between two contracts' calls nearest the middle.
 
-    The parting nearest the middle where the contract asked changes, so one contract's
-    calls side by side (a mech's getters) stay together and fail together; calls of
-    one contract are halved as they are.
+    One contract's calls side by side (a mech's getters) stay together and fail
+    together; calls of one contract only are halved in the middle.
+
+    :param calls: two calls or more.
+    :return: the two parts, in order (at a tie the first the larger).
     """
     middle = (len(calls) + 1) // 2
     partings = [

@@ -93,15 +93,15 @@ def _read(
         return node(request)
 
     unread: List[Call] = []
+
+    def said_unread(calls: List[Call], _why: str) -> None:
+        unread.extend(calls)
+
+    runner = isolate_failing_calls(
+        counted, (ChainReadError,), PROBE, None, said_unread, max_calls
+    )
     _, facts = drive(
-        facts_reader(MARKET, MULTICALL, mechs, BATCH, 100, read_apart),
-        isolate_failing_calls(
-            counted,
-            (ChainReadError,),
-            PROBE,
-            on_unread=lambda calls, _: unread.extend(calls),
-            max_calls=max_calls,
-        ),
+        facts_reader(MARKET, MULTICALL, mechs, BATCH, 100, read_apart), runner
     )
     if read_apart is not None:
         read_apart.after_read(facts, unread)
@@ -113,7 +113,7 @@ def _read(
         for fact in facts
         if int(fact.address, 16) not in burners and own_getters_failed(fact)
     }
-    return len(node.requests), honest, sizes, {c.target for c in unread}
+    return len(node.requests), honest, sizes, {call.target for call in unread}
 
 
 def _placed(mechs: int, burners: int, placement: str) -> Set[int]:
@@ -151,9 +151,12 @@ MEASURED: Dict[Tuple[int, int], Dict[str, Tuple[int, int]]] = {
 
 def _bound(mechs: int) -> int:
     """Most ``eth_call`` s of one read: its batches, the block, the isolation runs."""
-    return 2 + math.ceil((1 + 8 * mechs) / BATCH) + 2 * math.ceil(
-        2 * mechs / BATCH
-    ) + (MAX_ISOLATION_CALLS + MAX_READ_ALONE)
+    return (
+        2
+        + math.ceil((1 + 8 * mechs) / BATCH)
+        + 2 * math.ceil(2 * mechs / BATCH)
+        + (MAX_ISOLATION_CALLS + MAX_READ_ALONE)
+    )
 
 
 @pytest.mark.parametrize("placement", ["first", "spread", "clustered"])
@@ -243,7 +246,9 @@ def test_alone_reads_are_bounded_and_the_longest_waiting_go_first() -> None:
     assert places.count(ALONE) == MAX_READ_ALONE
 
 
-def test_waiting_mechs_left_unread_wait_again_and_answering_ones_rejoin_the_pool() -> None:
+def test_waiting_mechs_left_unread_wait_again_and_answering_ones_rejoin_the_pool() -> (
+    None
+):
     """Over the bound: the waiting are read with the failing; unread, they wait more."""
     mechs = _mechs(100)
     read_apart = MechsReadApart(alone={m.address for m in mechs})
