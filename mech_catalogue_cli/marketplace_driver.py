@@ -109,7 +109,10 @@ class MarketplaceReader:
     Discovery keeps its checkpoint between calls, so each :meth:`facts` reads only the
     blocks it has not read (as the skill's ``marketplace_checkpoint``); mechs whose
     getters failed or were left unread are read apart in the next (``read_apart``, as
-    the skill's ``mechs_read_apart``: ``chain.read_apart``).
+    the skill's ``mechs_read_apart``: ``chain.read_apart``), and a mech whose calls a
+    read left unread keeps the facts of its last read that did not (``last_read``, with
+    that read's block), so strangers' failing getters beside it cannot make its offer
+    look unread (adv29zz I2).
     """
 
     def __init__(
@@ -134,6 +137,9 @@ class MarketplaceReader:
         self.checkpoint: Optional[DiscoveryCheckpoint] = checkpoint
         #: which mechs' calls are read apart, learnt from the reads before
         self.read_apart = MechsReadApart()
+        #: mech address (lower case) -> its facts of the last read that left none of
+        #: its calls unread (the mechs of the last read only)
+        self.last_read: Dict[str, MechFacts] = {}
 
     def head(self) -> int:
         """Return the chain's head block.
@@ -196,7 +202,39 @@ class MarketplaceReader:
             ),
         )
         self.read_apart.after_read(facts, unread)
-        return list(facts)
+        return self._last_good(facts, unread)
+
+    def _last_good(self, facts: List[MechFacts], unread: List[Call]) -> List[MechFacts]:
+        """Each mech's facts, its last good ones where this read left its calls unread.
+
+        :param facts: this read's facts, in mechs order.
+        :param unread: the calls it left unread (not told apart: ``on_unread``).
+        :return: the facts to serve, same order: a mech with a call left unread gets
+            its facts of the last read that left none unread (their own block) when
+            there is one; a mech whose own getters were told apart failing keeps this
+            read's (its own doing).
+        """
+        left_unread = {call.target.lower() for call in unread}
+        last: Dict[str, MechFacts] = {}
+        served: List[MechFacts] = []
+        kept: List[str] = []
+        for fact in facts:
+            key = fact.address.lower()
+            if key not in left_unread:
+                last[key] = fact
+            elif key in self.last_read:
+                fact = last[key] = self.last_read[key]
+                kept.append(fact.address)
+            served.append(fact)
+        if kept:
+            LOGGER.warning(
+                "%s mech(s) keep their facts of an earlier read (this one left their "
+                "calls unread): %s",
+                len(kept),
+                ", ".join(kept[:20]) + (" ..." if len(kept) > 20 else ""),
+            )
+        self.last_read = last
+        return served
 
     def _batch(self, request: BatchRequest) -> BatchReply:
         """Run one batch of mechs' getters as one ``eth_call``, its gas bounded.

@@ -15,7 +15,7 @@
 """The MCP server's pure decisions (mech_catalogue_cli/mcp_server/: offers, definition checks, call identity, spend cap), no chain."""
 
 import json
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 import pytest
 from mech_catalogue_core.model.market import (
@@ -58,7 +58,7 @@ SCHEMA: Dict[str, Any] = {
 }
 
 
-def offer(address: str, price: int = 10, karma: int = 0, **kw: Any) -> Offer:
+def offer(address: str, price: Optional[int] = 10, karma: int = 0, **kw: Any) -> Offer:
     """Build an offer with defaults a payable mech has."""
     values: Dict[str, Any] = {
         "mech_key": f"key-{address}",
@@ -145,8 +145,8 @@ def test_pinned_mech_by_address_or_key() -> None:
     "changes,reason",
     [
         ({"confirmed": False}, "creation not confirmed"),
-        ({"price": None}, "price unread"),
-        ({"price": 0}, "price unread"),
+        ({"price": 0}, "price 0 \\(a request pays at least 1\\)"),
+        ({"price": None, "payment_type": ""}, "paymentType\\(\\) could not be read"),
         ({"payment_type": "0x" + "5e" * 32}, "is none of the ai-registry-mech"),
         ({"payment_type": ""}, "paymentType\\(\\) could not be read \\(a legacy mech"),
     ],
@@ -157,6 +157,26 @@ def test_unpayable_offers_are_never_chosen(
     """Unconfirmed, unpriced, subscription and unknown-type mechs are refused, with why."""
     with pytest.raises(NoOffer, match=reason):
         choose_offer([offer("0x01", **changes)])
+
+
+def test_an_unread_price_is_not_refused_and_goes_after_read_ones() -> None:
+    """A price the facts read left unread: eligible (read right before sending).
+
+    Within one seniority an unread price goes after every read one, so a stranger's
+    mech failing its own price read cannot rank as the cheapest; the incumbent (an
+    earlier first delivery) is first whatever its price's state (adv29zz I2).
+    """
+    unread = offer("0x01", price=None)
+    assert choose_offer([unread], max_price=5).address == "0x01"  # capped at send
+    assert [o.address for o in rank_offers([unread, offer("0x02", price=7)])] == [
+        "0x02",
+        "0x01",
+    ]
+    incumbent = offer("0x03", price=None, first_delivery_block=5, declared_block=1)
+    newcomer = offer("0x04", price=1, declared_block=2)
+    assert choose_offer([newcomer, incumbent]).address == "0x03"
+    with pytest.raises(NoOffer, match="creation not confirmed"):
+        choose_offer([offer("0x05", price=None, confirmed=False)])
 
 
 def test_a_subscription_offer_is_paid_in_credits_within_their_own_cap() -> None:

@@ -210,7 +210,11 @@ TOKEN = "0x" + "ab" * 32
 
 
 def test_only_payable_tools_are_listed_each_with_its_price() -> None:
-    """Token-paid, unpriced, legacy (no offers) and over-cap tools go; the rest say their price."""
+    """Token-paid, legacy (no offers) and over-cap tools go; the rest say their price.
+
+    An offer whose price the facts read left unread is listed (adv29zz I2): its price is
+    read right before sending and paid only within the cap, as its listing says.
+    """
     served = _served(
         (_offer(1, 5, NATIVE_PAYMENT_TYPE),),
         (_offer(2, 5, TOKEN),),
@@ -220,19 +224,23 @@ def test_only_payable_tools_are_listed_each_with_its_price() -> None:
         (_offer(7, 9, NATIVE_PAYMENT_TYPE), _offer(8, 3, NATIVE_PAYMENT_TYPE)),
     )
     kept = served.payable_only()
-    assert [t.name for t in kept.tools] == ["t0", "t4", "t5"]
+    assert [t.name for t in kept.tools] == ["t0", "t2", "t4", "t5"]
     assert kept.digest == served.digest
     described = {t.name: t.tool["description"] for t in kept.tools}
     # the server's facts first, the manifest's text after (issue 29, attack 3)
     assert described["t0"].startswith("Paid call: 5 wei")
     assert described["t0"].endswith(f"{UNTRUSTED_HEADING}\n> Tool 0.")
     assert "0x" + f"{1:040x}" in described["t0"]
+    assert described["t2"].startswith(
+        "Paid call: an amount of the chain's native token not read in the last facts "
+        "read (read right before sending, paid only within --max-price)"
+    )
     # the offer choose_offer takes (karma first): mech 8, not the cheaper-looking order
     assert (
         "Paid call: 3 wei" in described["t5"] and "0x" + f"{8:040x}" in described["t5"]
     )
     capped = served.payable_only(max_price=100)
-    assert [t.name for t in capped.tools] == ["t0", "t5"]
+    assert [t.name for t in capped.tools] == ["t0", "t2", "t5"]
     pinned = served.payable_only(pinned="0x" + f"{7:040x}")
     assert [t.name for t in pinned.tools] == ["t5"]
     assert "Paid call: 9 wei" in pinned.tools[0].tool["description"]

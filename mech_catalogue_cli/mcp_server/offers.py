@@ -303,7 +303,8 @@ def _refusal(
             "not in --allow-mech",
         ),
         (not offer.confirmed, "creation not confirmed by the marketplace"),
-        (price is None or price < 1, "price unread"),
+        # an unread price is read alone right before sending (send_time_refusal)
+        (price is not None and price < 1, "price 0 (a request pays at least 1)"),
         (payment.status is PaymentStatus.UNSUPPORTED, payment.reason),
         (
             asset == ASSET_NATIVE
@@ -334,14 +335,17 @@ def rank_offers(
 ) -> List[Offer]:
     """The offers that may serve a call, in the order they are tried.
 
-    Eligible: confirmed, price read and at least 1 smallest unit, a payment way this
-    server pays (native, OLAS or USDC fixed price: ``model.payment.plan_payment``; not
-    subscriptions nor unknown types), price at most ``max_price`` (native, wei) or its
-    asset's ``token_max_price``, the pinned mech when one is given and
-    an allow-listed one when ``allowed`` is not empty (each matched against the contract
-    address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order:
-    :func:`seniority` (the earliest first delivery since the manifests have declared the
-    tool as it is now: the incumbent), then the cheaper, then the lowest address, so the order is
+    Eligible: confirmed, price at least 1 smallest unit or unread (the facts read left
+    it unread: a stranger's failing getters beside it can; every offer's price is read
+    alone right before sending, :func:`send_time_refusal`, and only one unread then is
+    refused), a payment way this server pays (native, OLAS or USDC fixed price:
+    ``model.payment.plan_payment``; not subscriptions nor unknown types), price at most
+    ``max_price`` (native, wei) or its asset's ``token_max_price``, the pinned mech when
+    one is given and an allow-listed one when ``allowed`` is not empty (each matched
+    against the contract address or the catalogue entry key, as mech-interact's
+    ``valid_mechs``). Order: :func:`seniority` (the earliest first delivery since the
+    manifests have declared the tool as it is now: the incumbent), then the cheaper (an
+    unread price after every read one), then the lowest address, so the order is
     deterministic and no counter a mech can raise by paying itself (karma, requests,
     deliveries), nor an old creation block bought with a mech, moves it
     (``docs/mcp.md``).
@@ -599,10 +603,18 @@ def price_words(payment_type: str, price: Optional[int]) -> str:
     :param payment_type: the offer's ``paymentType()`` (bytes32 hex; "" when unread).
     :param price: in the asset's smallest units (None: unknown).
     :return: ``<price> wei of the chain's native token``, or a token's
-        ``1.5 USDC (1500000 smallest units, ERC-20)``.
+        ``1.5 USDC (1500000 smallest units, ERC-20)``; an unknown price says it is read
+        right before sending and paid only within ``--max-price``.
     """
     terms = plan_payment(payment_type, price).terms
-    if terms.asset == ASSET_NATIVE or not terms.asset or price is None:
+    native = terms.asset == ASSET_NATIVE or not terms.asset
+    if price is None:
+        asset = "the chain's native token" if native else terms.symbol
+        return (
+            f"an amount of {asset} not read in the last facts read (read right before "
+            "sending, paid only within --max-price)"
+        )
+    if native:
         return f"{price} wei of the chain's native token"
     return (
         f"{format_amount(price, terms.decimals, terms.symbol)} "

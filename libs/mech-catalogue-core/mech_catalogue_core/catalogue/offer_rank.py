@@ -75,8 +75,9 @@ def rank_key(
     """:func:`seniority_key`, then the cheaper, then the lower address (deterministic).
 
     :param seniority: the offer's :func:`seniority_key`.
-    :param price: its ``maxDeliveryRate()`` in its asset's smallest unit (None: 0).
+    :param price: its ``maxDeliveryRate()`` in its asset's smallest unit (None: unread,
+        after every read price: a stranger cannot rank cheapest by failing its read).
     :param address: its mech contract address, lowercase 0x hex.
     :return: the sort key of the offer.
     """
-    return seniority + (price or 0, address)
+    return seniority + (price is None, price or 0, address)

@@ -574,10 +574,11 @@ def _round_one_batches(
     for calls in per_mech:
         mechs_calls.append(list(range(at, at + len(calls))))
         at += len(calls)
-    places = [
-        read_apart.place(mech.address) if read_apart is not None else POOL
-        for mech in mechs
-    ]
+    places = (
+        read_apart.places([mech.address for mech in mechs])
+        if read_apart is not None
+        else [POOL] * len(mechs)
+    )
     return batches_placed(mechs_calls, places, list(range(head)), batch_size)
 
 

@@ -26,12 +26,18 @@ read places every mech by what the reads before learnt of it (:class:`MechsReadA
   told apart failing), then alone once more;
 - ``alone``: mechs left unread (not told apart) in the pool, or leaving ``failing``: each
   mech's calls in a batch of their own, read last, so whatever fails there is that
-  mech's own failure; a mech that answers there goes back to the pool.
+  mech's own failure; a mech that answers there goes back to the pool. At most
+  :data:`MAX_READ_ALONE` a read (one ``eth_call`` each): those that waited most reads
+  first, then in discovery order; the others (``waiting``) are read among the failing
+  mechs that read, and wait one read more if they are left unread there again.
 
 An honest mech left unread in one read is read alone in the next, where only its own
-getters can fail it: no honest mech is unread two reads running, whatever strangers do
-(a rate limit aside). A stranger whose getters answer only when read alone (they can see
-the gas they are given) is back in the pool one read in every ``FAILING_READS + 2``.
+getters can fail it: no honest mech is unread two reads running while fewer than
+:data:`MAX_READ_ALONE` mechs are to be read alone (a rate limit aside); past that, a
+stranger's thousand mechs cost a read 64 ``eth_call`` s alone, not a thousand, and each
+mech left waiting goes first in a later read. A stranger whose getters answer only when
+read alone (they can see the gas they are given) is back in the pool one read in every
+``FAILING_READS + 2``.
 
 Everything is learnt from the reads' results alone (no clock, no randomness): agents
 reading the same blocks through nodes answering the same make the same batches.
@@ -52,6 +58,10 @@ from mech_catalogue_core.model.market import (
 POOL = "pool"
 ALONE = "alone"
 FAILING = "failing"
+#: to be read alone, past :data:`MAX_READ_ALONE`: read among the failing mechs this read
+WAITING = "waiting"
+#: mechs read alone (one ``eth_call`` each) in one read at most
+MAX_READ_ALONE = 64
 #: reads a mech whose own getters failed is read among the failing mechs, then alone
 FAILING_READS = 16
 #: the fields read by calling the mech's own code (the others ask the marketplace or Karma)
@@ -78,10 +88,13 @@ class MechsReadApart:
 
     :param alone: mech addresses (lower case) read in a batch of their own next.
     :param failing: mech address (lower case) -> reads left among the failing mechs.
+    :param waited: mech address (lower case) of ``alone`` -> reads it waited past
+        :data:`MAX_READ_ALONE` (absent: none).
     """
 
     alone: Set[str] = field(default_factory=set)
     failing: Dict[str, int] = field(default_factory=dict)
+    waited: Dict[str, int] = field(default_factory=dict)
 
     def place(self, address: str) -> str:
         """Return where a mech's calls go in the next read.
@@ -93,6 +106,22 @@ class MechsReadApart:
         if key in self.alone:
             return ALONE
         return FAILING if key in self.failing else POOL
+
+    def places(self, addresses: Sequence[str]) -> List[str]:
+        """Return where each mech's calls go in the next read, the alone ones bounded.
+
+        :param addresses: the read's mechs, in discovery order (any case).
+        :return: one place each (:meth:`place`), an :data:`ALONE` one past the
+            :data:`MAX_READ_ALONE` that waited most (then the first in ``addresses``)
+            :data:`WAITING`. The same memory and mechs give the same places.
+        """
+        keys = [address.lower() for address in addresses]
+        places = [self.place(key) for key in keys]
+        alone = [i for i, place in enumerate(places) if place == ALONE]
+        alone.sort(key=lambda i: (-self.waited.get(keys[i], 0), i))
+        for i in alone[MAX_READ_ALONE:]:
+            places[i] = WAITING
+        return places
 
     def apart(self) -> FrozenSet[str]:
         """Return the mechs not read in the pool next.
@@ -110,12 +139,19 @@ class MechsReadApart:
         not_told_apart = {call.target.lower() for call in unread}
         alone: Set[str] = set()
         failing: Dict[str, int] = {}
-        for fact in facts:
+        waited: Dict[str, int] = {}
+        places = self.places([fact.address for fact in facts])
+        for fact, place in zip(facts, places):
             key = fact.address.lower()
             failed = own_getters_failed(fact)
             told_apart = failed and key not in not_told_apart
-            place = self.place(key)
-            if place == POOL and failed:
+            if place == WAITING and failed:
+                if told_apart:
+                    failing[key] = FAILING_READS
+                else:
+                    alone.add(key)
+                    waited[key] = self.waited.get(key, 0) + 1
+            elif place == POOL and failed:
                 if told_apart:
                     failing[key] = FAILING_READS
                 else:
@@ -128,7 +164,7 @@ class MechsReadApart:
                     failing[key] = left
                 else:
                     alone.add(key)
-        self.alone, self.failing = alone, failing
+        self.alone, self.failing, self.waited = alone, failing, waited
 
 
 def batches_placed(
@@ -140,11 +176,12 @@ def batches_placed(
     """Group one round's calls into batches by where each mech is read.
 
     :param mechs_calls: each mech's call indices, in ``mechs`` order.
-    :param places: each mech's place (:meth:`MechsReadApart.place`), same order.
+    :param places: each mech's place (:meth:`MechsReadApart.places`), same order.
     :param head: call indices of no mech (read with the pool first).
     :param batch_size: most calls per batch (>= 1).
     :return: index batches: the pool's (head first) in chunks of ``batch_size``, then the
-        failing mechs' in chunks of ``batch_size``, then each alone mech's own; every
+        failing (and waiting) mechs' in chunks of ``batch_size``, then each alone
+        mech's own; every
         call index once. With every mech in the pool: ``chunks`` of the calls in order.
     """
     pool = list(head)
@@ -153,7 +190,7 @@ def batches_placed(
     for indices, place in zip(mechs_calls, places):
         if place == ALONE:
             alone.append(list(indices))
-        elif place == FAILING:
+        elif place in (FAILING, WAITING):
             failing.extend(indices)
         else:
             pool.extend(indices)

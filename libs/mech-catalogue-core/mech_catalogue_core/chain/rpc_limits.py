@@ -45,7 +45,17 @@ as halving would only send more requests to an RPC asking for fewer.
 
 import re
 from dataclasses import replace
-from typing import Any, Callable, Generator, List, Optional, Tuple, Type, cast
+from typing import (
+    Any,
+    Callable,
+    Generator,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+    cast,
+)
 
 from mech_catalogue_core.chain.marketplace import (
     LogQuery,
@@ -208,18 +218,28 @@ def batch_gas(calls: int) -> int:
 
 
 #: ``eth_call`` runs one facts read may spend telling failing calls apart, past each
-#: batch's first (adv29zx I1): a public node's rate limit is met long before strangers'
-#: reverting or burning getters are told apart one by one; calls not told apart within
-#: it are unread for the period (:data:`UnreadReport`) and read the next
-MAX_ISOLATION_CALLS = 128
+#: batch's first, at most (adv29zx I1: a public node's rate limit is met long before
+#: strangers' reverting or burning getters are told apart one by one). They are not
+#: there at the read's start: each batch brings its share when it is sent
+#: (:data:`READ_SHARES`), so strangers' getters in the first batches cannot spend the
+#: runs of later ones (adv29zz I2); calls not told apart within them are unread for the
+#: period (:data:`UnreadReport`) and read the next
+MAX_ISOLATION_CALLS = 512
+#: a batch brings 1/``READ_SHARES`` of the runs its read has not brought yet (at most
+#: its own :func:`isolation_calls`): 64 for the first, 56 for the second, 20 for the
+#: tenth, so a batch spends its share and what earlier batches left, never a later
+#: batch's, and the read's runs stay within :data:`MAX_ISOLATION_CALLS` however many
+#: batches it has. 64 tell apart eight burning mechs spread among a batch's 25 (55
+#: runs); one takes about 12
+READ_SHARES = 8
 #: levels of halving in a row at which both halves failed whole before the rest of a
 #: part is left unread: a part dense with failing calls (each revert or burner of a
 #: stranger's) is not worth a run per call; a few strangers among honest calls leave
-#: one half answered at most levels, and are told apart down to one call
+#: one half answered at most levels, and are told apart down to one contract
 DENSE_LEVELS = 3
-#: calls in the smaller half below which a level of halves failing whole is not counted
-#: as dense: one mech's getters are asked side by side, so a mech burning in each fails
-#: a few neighbouring calls whole, which halving then tells apart in a few runs
+#: contracts in the smaller half below which a level of halves failing whole is not
+#: counted as dense: a part of a few mechs is told apart in a few runs more (a part of
+#: one contract's calls failing whole is that contract's failure at once)
 DENSE_PART = 8
 #: told of calls left unread: the calls, and why (runs spent, a rate limit)
 UnreadReport = Callable[[List[Call], str], None]
@@ -252,16 +272,42 @@ class _Budget:  # pylint: disable=too-few-public-methods
     """What one wrapped runner (a facts read) has left, and what its batch has learnt."""
 
     def __init__(self, calls: int) -> None:
-        """Start with ``calls`` runs.
+        """Start with no runs: each batch brings its share (:meth:`bring`).
 
-        :param calls: :data:`MAX_ISOLATION_CALLS` or the caller's.
+        :param calls: :data:`MAX_ISOLATION_CALLS` or the caller's: the most runs the
+            batches bring in all.
         """
-        self.left = calls
+        self.left = 0
+        self.unbrought = calls
         #: why calls left are unread (:data:`SPENT`, or the node's rate limit)
         self.why = SPENT
         #: the block at which the node answered a run in the batch being run (its
         #: probe or another: a call failing there alone is the call's failure)
         self.node_answered: Optional[int] = None
+
+    def bring(self, allowed: int) -> None:
+        """Add a batch's share to the runs left (:data:`READ_SHARES`).
+
+        :param allowed: the batch's own bound past its first run.
+        """
+        brought = min(allowed, -(-self.unbrought // READ_SHARES))
+        self.unbrought -= brought
+        self.left += brought
+
+
+def _unit(call: Any) -> Any:
+    """The contract a call asks (its ``target``; anything else is its own unit)."""
+    target = getattr(call, "target", None)
+    return target.lower() if isinstance(target, str) else call
+
+
+def _contracts(calls: Sequence[Any]) -> int:
+    """Contracts asked in turn by ``calls``: runs of calls to one contract, counted."""
+    return sum(
+        1
+        for i, call in enumerate(calls)
+        if i == 0 or _unit(call) != _unit(calls[i - 1])
+    )
 
 
 def _failed_whole(outcome: Outcome) -> bool:
@@ -300,12 +346,17 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
     Telling calls apart is bounded (adv29zx I1: strangers' getters reverting at no cost
     to them cost one more ``eth_call`` each, one after the other): a batch of ``n``
     calls takes at most :func:`isolation_calls` (``n``) runs, its first included; a
+    part is halved between two contracts' calls (the nearest the middle), so one
+    contract's calls side by side stay together, and a part of one contract's calls
+    failing whole is that contract's failure (when the node answers the block); a
     part halved :data:`DENSE_LEVELS` levels in a row with both halves failing whole
-    (each of :data:`DENSE_PART` calls or more) is left as it is; one wrapped runner
-    (one facts read) spends at most ``max_calls`` runs past each batch's first. A
-    call not told apart within these, or in a re-ask the node answers with a rate
-    limit (the read then asks no more), is ``(False, b"")``, unread for this period:
-    told to ``on_unread``.
+    (each of :data:`DENSE_PART` contracts or more) is left as it is; one wrapped
+    runner (one facts read) spends at most ``max_calls`` runs past each batch's first,
+    each batch bringing its share when it is sent (:data:`READ_SHARES`: a batch
+    spends its share and what earlier ones left, never a later one's). A call not told
+    apart within these, or in a re-ask the node answers with a rate limit (the read
+    then asks no more), is ``(False, b"")``, unread for this period: told to
+    ``on_unread``.
 
     :param answer: runs one batch: ``(calls, block) ->`` a generator returning the reply.
     :param errors: the exception types ``answer`` raises for an RPC error.
@@ -315,7 +366,8 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
         the node's error propagates).
     :param on_unread: told of the calls left unread (the calls, why).
     :param max_calls: runs past each batch's first this runner may spend in all
-        (:data:`MAX_ISOLATION_CALLS`; a new runner per facts read).
+        (:data:`MAX_ISOLATION_CALLS`; a new runner per facts read), brought by its
+        batches as they are sent.
     :return: a runner with the same contract; a batch the node answers whole with no
         call failing after its first takes one ``eth_call``.
     """
@@ -329,6 +381,8 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
     def run(request: BatchRequest) -> Generator[None, None, BatchReply]:
         calls, block = request
         budget.node_answered = None
+        allowed = isolation_calls(len(calls)) - 1
+        budget.bring(allowed)
         try:
             reply = yield from answer(request)
         except errors as exc:
@@ -338,9 +392,7 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
         else:
             outcome = (reply, None)
             budget.node_answered = reply[0]
-        found, results, _ = yield from told(
-            calls, block, outcome, isolation_calls(len(calls)) - 1, 0
-        )
+        found, results, _ = yield from told(calls, block, outcome, allowed, 0)
         if found is None:  # a batch for "latest" of which nothing was answered
             raise outcome[1] or RuntimeError("no block answered")
         return found, results
@@ -370,9 +422,9 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
     ) -> Generator[None, None, Told]:
         """The calls' results once told apart, from their run's outcome."""
         reply, error = outcome
+        if _contracts(calls) == 1 and _failed_whole(outcome):
+            return (yield from failed_alone(block, error, allowed, calls))
         if error is not None:
-            if len(calls) == 1:
-                return (yield from failed_alone(block, error, allowed))
             asked_again = list(range(len(calls)))
             results: List[Tuple[bool, bytes]] = [(False, b"")] * len(calls)
             if on_failure is not None:
@@ -418,7 +470,7 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
             if block is None and outcome[0] is not None:
                 block = outcome[0][0]
         whole = all(_failed_whole(o) for o in outcomes)
-        small = min(len(part) for part in halves) < DENSE_PART
+        small = min(_contracts(part) for part in halves) < DENSE_PART
         level = (dense if small else dense + 1) if whole else 0
         results: List[Tuple[bool, bytes]] = []
         for part, outcome in zip(halves, outcomes):
@@ -436,14 +488,27 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
         return block, results, used
 
     def failed_alone(
-        block: Optional[int], error: BaseException, allowed: int
+        block: Optional[int],
+        error: Optional[BaseException],
+        allowed: int,
+        part: List[Call],
     ) -> Generator[None, None, Told]:
-        answered = yield from node_answers(block) if allowed >= 1 else _nothing()
+        """One contract's calls failed whole: its failure, when the node answers."""
+        calls = len(part)
+        if error is None:  # answered, none of its calls succeeded
+            return block, [(False, b"")] * calls, 0
+        known = budget.node_answered is not None and block in (
+            None,
+            budget.node_answered,
+        )
+        if not known and allowed < 1:  # no run left to ask the node: not told apart
+            return block, unread(part, budget.why), 0
+        answered = yield from node_answers(block)
         if answered is None:
             raise error
         if on_failure is not None:
             on_failure(1, str(error))
-        return answered, [(False, b"")], 1
+        return answered, [(False, b"")] * calls, 0 if known else 1
 
     def node_answers(block: Optional[int]) -> Generator[None, None, Optional[int]]:
         """The block at which the node answers (``probe`` asked when not known), or None."""
@@ -461,8 +526,19 @@ def isolate_failing_calls_yielding(  # pylint: disable=too-many-arguments,too-ma
 
 
 def _halved(calls: List[Call]) -> List[List[Call]]:
-    """Two halves, the first the larger."""
-    half = (len(calls) + 1) // 2
+    """Two halves, parted between two contracts' calls nearest the middle.
+
+    One contract's calls side by side (a mech's getters) stay together and fail
+    together; calls of one contract only are halved in the middle.
+
+    :param calls: two calls or more.
+    :return: the two parts, in order (at a tie the first the larger).
+    """
+    middle = (len(calls) + 1) // 2
+    partings = [
+        i for i in range(1, len(calls)) if _unit(calls[i]) != _unit(calls[i - 1])
+    ]
+    half = min(partings, key=lambda i: (abs(i - middle), -i), default=middle)
     return [calls[:half], calls[half:]]
 
 
@@ -474,12 +550,6 @@ def _firsts_kept(
     if reply is None or not reply[1] or not told:
         return told
     return [reply[1][0]] + told[1:]
-
-
-def _nothing() -> Generator[None, None, Optional[int]]:
-    """No probe asked: nothing answered."""
-    return None
-    yield  # pylint: disable=unreachable  # a generator that never waits
 
 
 def isolate_failing_calls(  # pylint: disable=too-many-arguments,too-many-positional-arguments
