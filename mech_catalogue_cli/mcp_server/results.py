@@ -83,6 +83,19 @@ REQUEST_META_KEY = "io.olas/mech-request"
 SERVER_NOTE = "server_note"
 
 
+def called_name(name: str) -> str:
+    """A tool's name as a call gave it, as a server sentence says it (adv29zy F5).
+
+    A call may name a tool by the mech's own name, any text (``tide the node said
+    'x``): written raw, its words would stand in the sentence as the server's, or open
+    a quotation the warnings read.
+
+    :param name: the name the call gave.
+    :return: it as a JSON string (``quoted_for_model``): ``"tide-table"``.
+    """
+    return quoted_for_model(name, quote='"')
+
+
 def text_content(text: str) -> types.TextContent:
     """Wrap text as MCP text content.
 
