@@ -63,19 +63,12 @@ def test_the_control_is_read_and_withheld() -> None:
     assert dict(result.structured_content or {})["answer"] != {"tide": order}
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29zy: an order to pay or to call again is not read"
-)
 @pytest.mark.parametrize("order", MISSED)
 def test_an_order_to_pay_is_read(order: str) -> None:
     """Each is an order to a model."""
     assert orders_to_model(order), order
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zy: a structured answer ordering a payment is delivered as it is",
-)
 def test_a_structured_answer_ordering_a_payment_is_withheld() -> None:
     """The server's path: the value of a delivered answer."""
     value = {"tide": f"High 6.1 m. {MISSED[0]}"}
