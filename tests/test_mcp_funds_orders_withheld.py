@@ -22,8 +22,8 @@ is; honest values using the same verbs are.
 import json
 
 import pytest
-
 from mech_catalogue_core.tests.model.test_funds_orders_classes import HONEST, ORDERS
+
 from tests.test_mcp_answer_envelope import _answer
 
 TIDE = {"type": "object", "properties": {"tide": {"type": "string"}}}
