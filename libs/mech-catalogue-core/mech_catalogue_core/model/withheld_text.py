@@ -182,6 +182,7 @@ _CALL_ITSELF = re.compile(
 )
 
 
+@bounded_memo(8192, 8192, key=digest_key)
 def name_placeholder(name: str) -> str:
     """What a tool's name reads as: a placeholder, as a property name is read (adv29zy F3).
 
