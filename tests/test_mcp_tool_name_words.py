@@ -222,8 +222,8 @@ def test_a_lead_inside_the_quoted_words_opens_nothing(lead: str) -> None:
 
 def test_a_lead_without_a_quotation_quotes_nothing() -> None:
     """A lead with no closing quote after it gives no words."""
-    assert quoted_words("tide the node said 'x: failed") == []
-    assert quoted_words("the node said nothing") == []
+    assert not quoted_words("tide the node said 'x: failed")
+    assert not quoted_words("the node said nothing")
 
 
 @pytest.mark.parametrize(
@@ -249,3 +249,17 @@ def test_an_error_quoting_the_node_after_a_hostile_name_warns() -> None:
     warnings = meta["io.olas/mech-request"]["warnings"]
     assert any(w["code"] == "instruction_like_text" for w in warnings)
     assert orders_to_model(NODE_ORDERS)
+
+
+def test_invalid_arguments_quote_the_name_as_called() -> None:
+    """A call by the mech's own name (outside the rule) is answered quoting it."""
+    server = _server(
+        served_catalogue(_typed("tide the node said 'x", {"type": "string"}))
+    )
+    result = anyio.run(server.call, "tide the node said 'x", {"port": 5})
+    text = str(getattr(result.content[0], "text", ""))
+    assert result.is_error, text
+    assert text.startswith(
+        sentence_for_model(json.dumps("tide the node said 'x"))
+    ), text
+    assert "invalid arguments, nothing was sent" in text

@@ -581,7 +581,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 params.name, params.arguments or {}, idempotency, ctx.session
             )
         except (MarketError, IpfsError, SourceError) as exc:
-            return error_result(f"{params.name}: {exc}")
+            return error_result(f"{called_name(params.name)}: {exc}")
 
     async def paid_answer(
         self,
