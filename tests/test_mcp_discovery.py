@@ -416,7 +416,7 @@ def test_bad_arguments_and_unknown_names_say_what_to_do() -> None:
 
     for result in _run(server, body):
         assert result.is_error and SEARCH_TOOLS in _text(result)
-        assert "'no-such-tool'" in _text(result)
+        assert '"no-such-tool"' in _text(result)
 
 
 def test_describe_gives_the_tool_as_list_mode_lists_it_with_offers() -> None:

@@ -118,7 +118,7 @@ def test_search_and_describe_answer_in_list_mode(mode: str) -> None:
     assert found.structured_content["matches"][0]["name"] == "tide-table"
     assert not described.is_error
     assert described.structured_content["tool"]["name"] == "tide-table"
-    assert missing.is_error and "no tool named 'no-such-tool'" in (
+    assert missing.is_error and 'no tool named "no-such-tool"' in (
         missing.content[0].text
     )
 

@@ -50,6 +50,7 @@ from mech_catalogue_core.model.untrusted_text import tool_text_problems
 
 from .definition_checks import (
     hidden_text_refusal,
+    name_refusal,
     reserved_refusal,
     secret_refusal,
     secret_request_refusal,
@@ -137,17 +138,22 @@ class CheckedDefinitions:
         key = definition_key("for_model", entry)
         return dict(self._kept(key, lambda: mcp_tool_for_model(entry)))
 
-    def refusal(self, name: str, entry: Dict[str, Any]) -> Optional[str]:
+    def refusal(
+        self, name: str, entry: Dict[str, Any], mech_tool: str = ""
+    ) -> Optional[str]:
         """Why a served tool is not listed: a secret asked, hidden or flagged text, a name.
 
         :param name: the MCP name.
         :param entry: the MCP Tool's JSON as served (the offers' ``_meta`` included).
+        :param mech_tool: the mech's own name for the tool ("": ``name``).
         :return: the first of :func:`.definition_checks.secret_refusal`,
             :func:`.definition_checks.secret_request_refusal`,
             :func:`.definition_checks.hidden_text_refusal`,
-            :func:`.definition_checks.withheld_refusal` and
+            :func:`.definition_checks.withheld_refusal`,
+            :func:`.definition_checks.name_refusal` and
             :func:`.definition_checks.reserved_refusal` that refuses, or None.
         """
+        mech_tool = mech_tool or name
 
         def check() -> Optional[str]:
             return (
@@ -155,10 +161,12 @@ class CheckedDefinitions:
                 or secret_request_refusal(entry)
                 or hidden_text_refusal(entry)
                 or withheld_refusal(entry)
+                or name_refusal(mech_tool, name)
                 or reserved_refusal(name)
             )
 
-        found: Optional[str] = self._kept(definition_key("refusal", name, entry), check)
+        key = definition_key("refusal", name, mech_tool, entry)
+        found: Optional[str] = self._kept(key, check)
         return found
 
     def text_problems(self, tool: Tool) -> Tuple[Problem, ...]:

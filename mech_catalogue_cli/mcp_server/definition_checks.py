@@ -18,6 +18,7 @@
 - :func:`secret_refusal`: a tool whose arguments ask for a secret;
 - :func:`secret_request_refusal`: a tool whose other text asks for one;
 - :func:`withheld_refusal`: a tool whose flagged schema text a call must send;
+- :func:`name_refusal`: a tool whose name orders a model or asks for a secret;
 - :func:`definition_changes` / :func:`pin_refusal`: what changed since a definition
   was approved (``--pin``);
 - :func:`argument_errors`: a ``tools/call``'s arguments against the tool's MCP
@@ -53,6 +54,9 @@ from mech_catalogue_core.model.untrusted_text import (
     pointer_of,
 )
 from mech_catalogue_core.model.withheld_text import (
+    INSTRUCTION_PLACEHOLDER,
+    SECRET_PLACEHOLDER,
+    name_placeholder,
     secret_withheld,
     withheld_places,
     withheld_schema,
@@ -123,6 +127,36 @@ def withheld_refusal(tool: Mapping[str, Any]) -> Optional[str]:
         f"{f' and {len(refused) - MAX_QUOTED} more' if len(refused) > MAX_QUOTED else ''}"
         "); this tool is not offered"
     )
+
+
+def name_refusal(*names: str) -> Optional[str]:
+    """Why a tool is refused when its name orders a model or asks for a secret (adv29zy F3).
+
+    A client hands its model the function's name whatever else it shows (openai-agents,
+    pydantic-ai and langchain-mcp-adapters never ``_meta``), and every call sends it: a
+    name cannot be withheld, as a property name cannot (:func:`withheld_refusal`). It
+    is read as words, as a property name is
+    (:func:`mech_catalogue_core.model.withheld_text.name_placeholder`). The sentence
+    does not repeat the name's words.
+
+    :param names: the tool's names: the mech's own and the one it is listed under.
+    :return: a sentence starting with the problem code ``secret_request`` or
+        ``instruction_like_text``, or None when no name reads so.
+    """
+    flags = {name_placeholder(name) for name in names}
+    if SECRET_PLACEHOLDER in flags:
+        return (
+            f"refused ({SECRET_REQUEST}): the mech's name for this tool asks for a "
+            "secret; a mech never needs its caller's secrets, so this tool is not "
+            "offered"
+        )
+    if INSTRUCTION_PLACEHOLDER in flags:
+        return (
+            f"refused ({INSTRUCTION_LIKE_TEXT}): the mech's name for this tool reads "
+            "like instructions to a model, and a call sends the name, so it cannot be "
+            "withheld; this tool is not offered"
+        )
+    return None
 
 
 def reserved_refusal(name: str) -> Optional[str]:

@@ -69,7 +69,7 @@ from .ipfs import IpfsError
 from .market import MarketError
 from .offers import NoOffer, Offer, choose_offer, tenure_facts
 from .option_defaults import AUTO_THRESHOLD, DiscoveryMode
-from .results import error_result, text_content, visible_text
+from .results import called_name, error_result, text_content, visible_text
 from .source import ServedCatalogue, ServedTool, SourceError
 
 #: matches of one ``search_tools`` page by default, and at most
@@ -853,7 +853,8 @@ class Discovery:
                 return paid
         if tool is None:
             return error_result(
-                f"{name}: no tool named {arguments['name']!r} is listed now (refused, "
+                f"{name}: no tool named {called_name(arguments['name'])} is listed now "
+                "(refused, "
                 f"over --max-price, or gone); use {SEARCH_TOOLS} to find one; nothing "
                 "was sent"
             )

@@ -45,11 +45,12 @@ AGENT_SAID = "the agent said"
 CHAIN_READ_SAID = "the chain read said"
 #: every such lead: the words after one are a stranger's (:func:`stranger_said`)
 SAID_LEADS = (NODE_SAID, GATEWAY_SAID, AGENT_SAID, CHAIN_READ_SAID)
-#: the quoted words after any lead (``quoted_for_model`` escapes every quote inside, so
-#: a stranger cannot end the quotation early nor open one of its own)
-_QUOTED = re.compile(
-    rf"(?:{'|'.join(SAID_LEADS)}) '((?:[^'\\]|\\.)*)'", flags=re.IGNORECASE
-)
+#: where a lead stands before a quotation (every one: see :func:`quoted_words`)
+_LEAD = re.compile(rf"(?:{'|'.join(SAID_LEADS)}) (?=')", flags=re.IGNORECASE)
+#: a quotation as :func:`stranger_said` writes it, from its opening quote
+#: (``quoted_for_model`` escapes every quote and backslash inside, so the words quoted
+#: cannot end it early nor open one of their own)
+_QUOTATION = re.compile(r"'((?:[^'\\]|\\.)*)'")
 #: characters of a node's message kept (the rest is cut)
 NODE_WORDS_CHARS = 200
 #: characters of a chain read's sentence kept (the JSON-RPC adapter's own words and up
@@ -110,11 +111,21 @@ def stranger_said(
 def quoted_words(sentence: str) -> List[str]:
     """The words a sentence quotes after one of :data:`SAID_LEADS`.
 
-    :param sentence: a sentence of the server's (as :func:`node_said` wrote its quotes).
-    :return: each quotation, unescaped, in order.
+    Every lead starts a quotation of its own, read from its opening quote on, so a
+    quotation :func:`stranger_said` wrote is found whatever text stands before it: a
+    lead written earlier by other words (a mech's tool name ``tide the node said
+    'x``, adv29zy F5) only adds a reading of the text between, never ends or hides
+    the one the server wrote.
+
+    :param sentence: a sentence of the server's (as :func:`stranger_said` wrote its
+        quotes).
+    :return: each quotation, unescaped, in order of its lead.
     """
     found = []
-    for match in _QUOTED.finditer(sentence):
+    for lead in _LEAD.finditer(sentence):
+        match = _QUOTATION.match(sentence, lead.end())
+        if match is None:  # a lead with no closing quote quotes nothing
+            continue
         inner = match.group(1).replace("\\'", "'")
         try:
             found.append(str(json.loads(f'"{inner}"')))

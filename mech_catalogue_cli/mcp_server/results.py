@@ -89,6 +89,19 @@ REQUEST_META_KEY = "io.olas/mech-request"
 SERVER_NOTE = "server_note"
 
 
+def called_name(name: str) -> str:
+    """A tool's name as a call gave it, as a server sentence says it (adv29zy F5).
+
+    A call may name a tool by the mech's own name, any text (``tide the node said
+    'x``): written raw, its words would stand in the sentence as the server's, or open
+    a quotation the warnings read.
+
+    :param name: the name the call gave.
+    :return: it as a JSON string (``quoted_for_model``): ``"tide-table"``.
+    """
+    return quoted_for_model(name, quote='"')
+
+
 def text_content(text: str) -> types.TextContent:
     """Wrap text as MCP text content.
 
@@ -594,34 +607,35 @@ async def checked_arguments(
 ) -> Optional[types.CallToolResult]:
     """Check the arguments against the tool's input schema, in the bounded pool.
 
-    :param name: the MCP tool name.
+    :param name: the tool's name as the call gave it (quoted: :func:`called_name`).
     :param tool: the served tool.
     :param arguments: the call's arguments.
     :return: the error result to answer (nothing was sent), None when they are valid.
     """
+    said = called_name(name)
     try:
         errors = await run_bounded_async(
             argument_errors, (tool.tool["inputSchema"], arguments)
         )
     except RecursionError:  # too deep to even hand to the checking process
         return error_result(
-            f"{name}: invalid arguments, nothing was sent: arguments: nested too "
+            f"{said}: invalid arguments, nothing was sent: arguments: nested too "
             "deeply to check"
         )
     except CheckBusy:
         return error_result(
-            f"{name}: the server is checking as many calls as it runs at once "
+            f"{said}: the server is checking as many calls as it runs at once "
             f"({MAX_CHECKS}) and none finished in time; nothing was sent: call again"
         )
     except CheckTimeout:
         return error_result(
-            f"{name}: the arguments could not be checked against the tool's input "
+            f"{said}: the arguments could not be checked against the tool's input "
             f"schema within {CHECK_SECONDS:g} s (a backtracking pattern?); nothing "
             "was sent"
         )
     if errors:
         return error_result(
-            f"{name}: invalid arguments, nothing was sent: " + "; ".join(errors)
+            f"{said}: invalid arguments, nothing was sent: " + "; ".join(errors)
         )
     return None
 

@@ -60,7 +60,6 @@ from mcp.server.subscriptions import (
     ToolsListChanged,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from mech_catalogue_core.model.untrusted_text import label_for_model
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from ..folders import DISTRIBUTION
@@ -91,6 +90,7 @@ from .pins import approved_tools
 from .recall import NameIndex, recall_paid
 from .refused_offers import skipped_meta, with_skipped
 from .results import (
+    called_name,
     checked_arguments,
     error_result,
     with_choice,
@@ -595,7 +595,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 params.name, params.arguments or {}, idempotency, ctx.session
             )
         except (MarketError, IpfsError, SourceError) as exc:
-            return error_result(f"{params.name}: {exc}")
+            return error_result(f"{called_name(params.name)}: {exc}")
 
     async def paid_answer(
         self,
@@ -673,6 +673,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param timer: the call's phase timer, started by :meth:`call`.
         :return: :meth:`call`'s.
         """
+        # the name as called may be a mech's own, any text: its sentences quote it
+        called = called_name(name)
         # one form per meaning: the key, the payload and a resumed request agree
         try:
             arguments = normalised_arguments(arguments)
@@ -693,13 +695,13 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if tool is None:
             stood_for = self.served_names.stood_for(name)
             was = (
-                f" (it stood for mech tool {label_for_model(stood_for)!r}, no longer "
-                "offered; no other tool is given its name)"
+                f" (it stood for mech tool {called_name(stood_for)}, "
+                "no longer offered; no other tool is given its name)"
                 if stood_for
                 else ""
             )
             return error_result(
-                f"no tool named {name!r} is served now{was}; list the tools again"
+                f"no tool named {called} is served now{was}; list the tools again"
             )
         invalid = await checked_arguments(name, tool, arguments)
         timer.lap("validation")
@@ -718,21 +720,23 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                         or entry
                     )
             except MarketError as exc:  # said with what this call sent: nothing new
-                return error_result(f"{name}: {exc}; {unresumed_words(entry)}")
+                return error_result(f"{called}: {exc}; {unresumed_words(entry)}")
         if reader and entry and entry.status in (CallStatus.SENT, CallStatus.DELIVERED):
             # paid already (its receipt was seen): only wait, whatever the offers are now
             self._remember_name(name, arguments, requester, idempotency, key)
             answered = await self._waited(tool, entry, timer, session)
             if answered is not None:
                 return answered
-        refusal = self.changed.get(tool.name) or CHECKED.refusal(tool.name, tool.tool)
+        refusal = self.changed.get(tool.name) or CHECKED.refusal(
+            tool.name, tool.tool, tool.mech_tool
+        )
         if refusal:  # after the journal: an answer paid before is still returned
-            return error_result(f"{name}: {refusal}; nothing was sent")
+            return error_result(f"{called}: {refusal}; nothing was sent")
         settings = self.settings
         try:
             ranked = self._ranked(tool.offers)
         except NoOffer as exc:
-            return error_result(f"{name}: {exc}; nothing was sent")
+            return error_result(f"{called}: {exc}; nothing was sent")
         # a mech whose request was mined and reverted is not sent another (gas), one
         # that reverted at its estimate goes after the others, and one that accepted a
         # request and did not settle it in time after all of them (the journal read
@@ -757,14 +761,14 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 # an earlier request of this call (one just mined and reverted, say)
                 # could still be mined in a fork: said, with the offers skipped
                 return error_result(
-                    f"{name}: {sent}",
+                    f"{called}: {sent}",
                     {"final_at": sent.final_at, "skipped": skipped_meta(skipped)},
                 )
             if isinstance(sent, OffchainRefusal):
                 # it says what was sent, held or deposited (OffchainRefusal.said)
-                return error_result(f"{name}: {sent}")
+                return error_result(f"{called}: {sent}")
             if isinstance(sent, str):
-                return error_result(f"{name}: {sent}; nothing was sent")
+                return error_result(f"{called}: {sent}; nothing was sent")
             self._remember_name(name, arguments, requester, idempotency, key)
             self.reverting.forget(sent.mech)
             result = await reader.await_result(tool, sent, timer, session)
@@ -783,7 +787,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         ]
         mined = any(r.mined for _, r in skipped)
         return error_result(
-            f"{name}: no offer could be paid now: "
+            f"{called}: no offer could be paid now: "
             + "; ".join(r for _, r in skipped)
             + (
                 "; nothing was paid (only the gas of the requests mined and reverted)"

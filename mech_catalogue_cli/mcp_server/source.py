@@ -430,7 +430,8 @@ class ServedCatalogue:
         """Leave out the tools that ask for a secret, still hide text, or take a reserved name.
 
         :func:`.definition_checks.secret_refusal`, ``secret_request_refusal``,
-        ``hidden_text_refusal`` and ``reserved_refusal``:
+        ``hidden_text_refusal``, ``withheld_refusal``, ``name_refusal`` (a name that
+        orders a model) and ``reserved_refusal``:
         refused tools are not listed, so their text never reaches a model; a
         ``tools/call`` naming one is refused with the same sentence.
 
@@ -439,7 +440,7 @@ class ServedCatalogue:
         kept: List[ServedTool] = []
         refused: List[str] = []
         for tool in self.tools:
-            if CHECKED.refusal(tool.name, tool.tool):
+            if CHECKED.refusal(tool.name, tool.tool, tool.mech_tool):
                 refused.append(tool.name)
             else:
                 kept.append(tool)

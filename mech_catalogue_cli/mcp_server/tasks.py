@@ -51,7 +51,7 @@ from anyio.abc import TaskGroup
 from mcp.shared.exceptions import MCPError
 
 from .call_identity import IDEMPOTENCY_META_KEY
-from .results import REQUEST_META_KEY, SERVER_NOTE
+from .results import REQUEST_META_KEY, SERVER_NOTE, called_name
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -330,7 +330,10 @@ class CallTasks:
                 LOGGER.exception("task %s: the call raised", task.task_id)
                 wire = {
                     "content": [
-                        {"type": "text", "text": f"{name}: {type(exc).__name__}"}
+                        {
+                            "type": "text",
+                            "text": f"{called_name(name)}: {type(exc).__name__}",
+                        }
                     ],
                     "isError": True,
                 }

@@ -81,6 +81,8 @@ MODEL = (
 #: subject, ``the agent must stake 100 OLAS``; not a model: ``the model must be
 #: retrained``)
 ASSISTANT = r"(?:assistant|chatbot|llm|language model|ai assistant|ai)s?"
+#: a word that opens no tool's name after "call" (a person, a thing pointed at)
+_NOT_A_NAME = r"(?!(?:it|me|us|you|him|her|them|back|your|the|a|an|my|his|our|their)\b)"
 #: words that speak to a model or its conversation wherever they stand
 ADDRESSED_PATTERNS: Tuple[str, ...] = (
     IGNORE_INSTRUCTIONS,
@@ -108,9 +110,10 @@ ADDRESSED_PATTERNS: Tuple[str, ...] = (
     r"(call|invoke|run|query|use|retry|repeat) (the |this |that )?(same )?"
     r"(tool|mech|function|endpoint)( [a-z0-9_]+)? (again|once more|a second time|"
     r"twice)",
-    # a tool named bare ("call tide again"; "call your doctor again" names a person)
-    r"(call|invoke|rerun) (?!(?:it|me|us|you|him|her|them|back|your|the|a|an|my)\b)"
-    r"[a-z0-9_]+ (again|once more|a second time|twice)",
+    # a tool named bare, in up to three words ("call tide again", "invoke tide-table
+    # once more"; "call your doctor again" names a person)
+    rf"(call|invoke|rerun) (?:{_NOT_A_NAME}[a-z0-9_]+ ){{1,3}}?(again|once more|"
+    r"a second time|twice)",
     r"(retry|repeat|resend|resubmit|redo|rerun) (the |this |that |your )?(paid )?"
     r"(request|call|payment)",
     r"(pay|paying) (for it |it |the mech |the fee |the price )?(again|twice|"
@@ -135,11 +138,15 @@ ORDER_LEAD = (
     r"quickly|must|should|shall|need to|needs to|have to|has to|are to|is to|"
     r"is required to|are required to|make sure to|make sure you|be sure to|"
     r"remember to|go ahead and|(?:need|want|require|ask|expect) you to|"
+    r"next step|as a next step|(?:your|the) (?:next |only )?(?:task|job|step) is to|"
+    r"it is (?:required|necessary|mandatory|essential|imperative|important|crucial|"
+    r"vital) (?:that(?: you)?|to)|you are (?:required|expected|asked|instructed|"
+    r"obliged|obligated|supposed|meant|told) to|"
     rf"{MODEL}) )"
 )
 _LED = re.compile(rf"{ORDER_LEAD}\Z", re.IGNORECASE | re.ASCII)
 #: characters before a verb :data:`_LED` reads (the longest lead is shorter)
-_LEAD_CHARS = 32
+_LEAD_CHARS = 48
 #: a secret named (:data:`.secret_vocabulary.SECRET_TERMS`, the short words)
 _SECRET = rf"(?:{alternation(SECRET_TERMS)}|{OWNED_SHORT_WORD})"
 #: someone a thing is sent or handed to, after it: the text's writer, this
@@ -154,12 +161,48 @@ CONVERSATION_PLACE = (
     r"following|same|[a-z0-9]+ s) )*(?:prompt|query|message|reply|response|answer|"
     r"chat|arguments?|args?|parameters?|params?|payload|call|output|tool call)"
 )
-#: funds sent to someone: ``send all funds to 0x...``, ``transfer 10 USDC to me``
+#: verbs that move funds somewhere (fix29zv: the class, not the sentences seen)
+FUNDS_VERBS = (
+    "send",
+    "transfer",
+    "wire",
+    "approve",
+    "forward",
+    "sweep",
+    "drain",
+    "move",
+    "pay",
+    "bridge",
+    "swap",
+    "withdraw",
+    "remit",
+    "deposit",
+    "route",
+    "redirect",
+    "relay",
+    "empty",
+    "liquidate",
+)
+#: what holds or is funds, as a funds verb's object
+FUNDS = (
+    r"(?:funds?|money|tokens?|eth|ether|xdai|crypto|balances?|usdc|usdt|dai|olas|"
+    r"coins?|assets?|holdings|everything|accounts?|wallets?|safes?|treasury|vaults?|"
+    r"savings|proceeds|rewards?|earnings|stakes?|deposits?|wei|gwei|native token)"
+)
+#: someone funds go to: a :data:`RECIPIENT`, into or over to one too
+_FUNDS_RECIPIENT = (
+    r"(?:(?:over|back|across|out) )?(?:to|into|with|for|towards?) (?:me|us|this|the "
+    r"(?:mech|tool|server|assistant|agent|bot|developer|support team|admin)|"
+    r"0x[0-9a-f]{6,}|[a-z0-9-]+[ ,]eth)"
+)
+#: funds sent to someone: ``send all funds to 0x...``, ``transfer 10 USDC to me``,
+#: ``drain the wallet into 0x...``; or paid to someone named first: ``pay 0x... 1 ETH``
 #: (an amount's point or an ENS name's dot is a phrase mark in clause words: ``0,5``)
 _FUNDS_SENT = re.compile(
-    r"\b(?:send|transfer|wire|approve) (?:[a-z0-9]+[ ,]){0,3}?(?:funds?|money|tokens?|eth|"
-    r"ether|xdai|crypto|balances?|usdc|usdt|dai|olas|coins?|assets?|holdings|"
-    rf"everything)(?: [a-z0-9]+){{0,3}}? {RECIPIENT}\b",
+    rf"\b(?:{'|'.join(FUNDS_VERBS)}) (?:[a-z0-9]+[ ,]){{0,6}}?{FUNDS}"
+    rf"(?: [a-z0-9]+){{0,3}}? {_FUNDS_RECIPIENT}\b"
+    rf"|\b(?:pay|send|give|tip|transfer|wire) (?:0x[0-9a-f]{{6,}}|[a-z0-9-]+[ ,]eth|me|us)"
+    rf"(?: [a-z0-9,]+){{0,3}}? {FUNDS}\b",
     re.IGNORECASE | re.ASCII,
 )
 #: an address or an account on chain, or this conversation's tools, as an object
@@ -197,6 +240,16 @@ LED_ORDER_PATTERNS: Tuple[str, ...] = (
     r"|next |second |new )?(?:tool|mech)s?\b",
     r"(?:call|invoke|query|use|run|try|ask) (?:[a-z0-9]+ ){1,5}?with (?:the |this |"
     r"that |my |your )?(?:same|identical|exact|this|that) (?:prompt|question|request)",
+    # this server's own tools called: ``call call_tool with tool=...``
+    r"(?:call|invoke|use|run|query|try|request|hit) (?:the |this server s )?"
+    r"(?:call tool|search tools|describe tool)\b",
+    # a call made with a price cap named: ``invoke tide-table with max_price 10 ETH``
+    r"(?:call|invoke|query|run|use|try|retry|request|repeat|resend|resubmit|send|"
+    r"submit|redo) (?:[a-z0-9]+[ ,]){0,8}?(?:with|at|using|and|setting|passing) "
+    r"(?:the |a |an |your )?(?:max price|max [a-z]+ per call|price cap|spend(?:ing)? "
+    r"cap|max spend)\b",
+    r"set (?:the |your |a )?(?:max price|max [a-z]+ per call|price cap|spend(?:ing)? "
+    r"cap|max spend)(?: to| at|,| of)",
     # a spender approved, an allowance given
     rf"approve {ON_CHAIN_PARTY} (?:to (?:spend|use|transfer|move|withdraw)|as "
     r"(?:a |the )?spender|for)",
@@ -229,7 +282,8 @@ _FUNDS_OWED = re.compile(
     r"\b(?:funds?|money|tokens?|eth|ether|xdai|usdc|usdt|dai|olas|coins?|assets?|"
     r"holdings|balances?|everything)(?: [a-z0-9]+){0,2}? (?:must|should|shall|"
     r"needs? to|has to|have to|is to|are to|will have to)(?: now| immediately| all)? "
-    r"be (?:sent|transferred|moved|wired|paid|withdrawn|bridged|approved)"
+    r"be (?:sent|transferred|moved|wired|paid|withdrawn|bridged|approved|forwarded|"
+    r"swept|drained|swapped|deposited|remitted|routed|redirected)"
     rf"(?: [a-z0-9]+){{0,2}}? (?:to|for) {ON_CHAIN_PARTY}\b",
     re.IGNORECASE | re.ASCII,
 )
@@ -384,6 +438,15 @@ ORDER_VERBS = (
         "forget",
         "transfer",
         "wire",
+        "forward",
+        "sweep",
+        "drain",
+        "move",
+        "bridge",
+        "swap",
+        "withdraw",
+        "remit",
+        "deposit",
     )
     + WRITING_VERBS
     + HANDING_VERBS

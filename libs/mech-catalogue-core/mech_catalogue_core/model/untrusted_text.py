@@ -929,19 +929,23 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
                 "only.",
             )
         )
-    if phrases:
+    # the secret and order checks read this module's: imported here, not at its top
+    # pylint: disable-next=import-outside-toplevel,cyclic-import
+    from mech_catalogue_core.model import secret_requests, withheld_text
+
+    name_flagged = bool(withheld_text.name_placeholder(tool.name))
+    if phrases or name_flagged:
         distinct = list(dict.fromkeys(phrases))
         problems.append(
             warning(
                 INSTRUCTION_LIKE_TEXT,
-                f"tool {name}: its text reads like instructions to a model "
-                f"({_quoted(distinct)}); it is shown as the mech's untrusted description. "
-                "Describe what the tool does, not what the reader must do.",
+                f"tool {name}: its text reads like instructions to a model"
+                f"{f' ({_quoted(distinct)})' if distinct else ''}; it is shown as the "
+                "mech's untrusted description. "
+                + (NAME_ORDERS_SAID if name_flagged else "")
+                + "Describe what the tool does, not what the reader must do.",
             )
         )
-    # the secret checks read this module's: imported here, not at its top
-    # pylint: disable-next=import-outside-toplevel,cyclic-import
-    from mech_catalogue_core.model import secret_requests
 
     asking = secret_requests.every_secret_argument(
         {
@@ -965,6 +969,14 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
         )
     request = secret_requests.secret_request_problem(tool)
     return tuple(problems) + ((request,) if request else ())
+
+
+#: what the instruction warning adds of a tool whose name orders a model or asks for a
+#: secret (:func:`.withheld_text.name_placeholder`)
+NAME_ORDERS_SAID = (
+    "Its name reads so too: a call sends the name, so it cannot be withheld, and the "
+    "MCP server does not offer the tool. "
+)
 
 
 def tools_text_problems(tools: Sequence[Tool]) -> Tuple[Problem, ...]:

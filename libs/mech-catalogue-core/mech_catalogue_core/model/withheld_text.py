@@ -57,6 +57,7 @@ from mech_catalogue_core.model.problems import pointer
 from mech_catalogue_core.model.quoted_text import quoted_for_model
 from mech_catalogue_core.model.secret_requests import secret_requested
 from mech_catalogue_core.model.secret_vocabulary import SECRET_MENTION_PATTERNS
+from mech_catalogue_core.model.short_secret_words import words_of
 from mech_catalogue_core.model.tool import Argument, Tool
 from mech_catalogue_core.model.untrusted_text import (
     MAX_QUOTED,
@@ -170,6 +171,42 @@ def placeholder_for(text: str, argument_prose: bool = False) -> str:
     if argument_prose:
         return _argument_prose_placeholder(text)
     return _other_placeholder(text)
+
+
+#: what any function's name may say of itself: that it calls or queries a tool or a
+#: mech (``call_tool``, ``query-mech``), an order with no content past the call
+_CALL_ITSELF = re.compile(
+    r"(?:call|invoke|query|hire|request) (?:the |another |a |this |that )?(?:other "
+    r"|next |second |new )?(?:tool|mech)s?",
+    re.IGNORECASE,
+)
+
+
+@bounded_memo(8192, 8192, key=digest_key)
+def name_placeholder(name: str) -> str:
+    """What a tool's name reads as: a placeholder, as a property name is read (adv29zy F3).
+
+    A tool's name is contract text: a model calls the function by it and every call
+    sends it, so, as a property name, it cannot be withheld; a client hands it to its
+    model whatever the description says. It is read as words (split at ``_``, ``-``,
+    ``.``, digits and camelCase: ``ignore-previous-instructions``,
+    ``sendAllFundsTo0xabab``) and as written, with :func:`placeholder_for`'s checks,
+    but for a name saying only that it calls a tool or a mech (:data:`_CALL_ITSELF`:
+    ``call_tool``, ``request-mech``), as every function name says what it does.
+
+    :param name: a tool's name (the mech's, or the name it is listed under).
+    :return: :data:`SECRET_PLACEHOLDER` when a reading asks for a secret, else
+        :data:`INSTRUCTION_PLACEHOLDER` when one reads like instructions or orders a
+        model, else "" (``prediction-online``, ``send_email``, ``transfer-quote``).
+    """
+    readings = [r for r in dict.fromkeys((name, words_of(name))) if r]
+    if any(secret_requested(reading) for reading in readings):
+        return SECRET_PLACEHOLDER
+    for reading in readings:
+        phrases = instructions_beyond_mentions(reading) + orders_to_model(reading)
+        if any(not _CALL_ITSELF.fullmatch(phrase) for phrase in phrases):
+            return INSTRUCTION_PLACEHOLDER
+    return ""
 
 
 def values_withheld(value: Any) -> Any:
