@@ -42,6 +42,8 @@ from mech_catalogue_cli.mcp_server import results as results_module
 from mech_catalogue_cli.mcp_server.answer_envelope import answer_schema_of
 from mech_catalogue_cli.mcp_server.offers import check_delivery
 from mech_catalogue_cli.mcp_server.portable_schema import (
+    _VALUE_RULES,
+    PORTABLE_VALUES,
     UNKNOWN_KEYWORDS,
     portable_schema,
 )
@@ -248,6 +250,12 @@ def _delivered(tool: ServedTool, answer: Any) -> Any:
     return answer_result(tool, _entry(), body, check, structured, problem, {})
 
 
+def _structured(result: Any) -> Dict[str, Any]:
+    """A result's ``structuredContent`` (every delivered answer has one)."""
+    assert result.structured_content is not None, result.content
+    return dict(result.structured_content)
+
+
 def _clients_accept(tools: List[ServedTool], result: Any) -> None:
     """The Python SDK's check and both TypeScript majors list the tools and accept it."""
     listed = tools[1].tool["outputSchema"]
@@ -268,7 +276,7 @@ def test_an_answer_the_server_returns_structured_every_client_accepts(
     tools, tool = _listing(output)
     result = _delivered(tool, answer)
     assert result.is_error is False
-    assert result.structured_content["answer"] == answer, result.content[0].text
+    assert _structured(result)["answer"] == answer, result.content[0].text
     _clients_accept(tools, result)
     server_part = _server_part(tool.tool["description"])
     assert f"also asks {', '.join(left_out)}," in server_part, server_part
@@ -305,8 +313,8 @@ def test_an_answer_missing_what_is_left_out_is_text_every_client_accepts(
     tools, tool = _listing(output)
     result = _delivered(tool, answer)
     assert result.is_error is False
-    assert result.structured_content["answer"] == json.dumps(answer)
-    assert why in result.structured_content["server_note"]
+    assert _structured(result)["answer"] == json.dumps(answer)
+    assert why in _structured(result)["server_note"]
     _clients_accept(tools, result)
 
 
@@ -332,7 +340,7 @@ def test_an_honest_portable_schema_is_listed_as_written(case: str) -> None:
     assert answer_schema_of(tool.tool["outputSchema"]) == whole
     assert "also asks" not in tool.tool["description"]
     result = _delivered(tool, answer)
-    assert result.structured_content["answer"] == answer
+    assert _structured(result)["answer"] == answer
     _clients_accept(tools, result)
 
 
@@ -342,7 +350,7 @@ def test_a_large_integer_is_text_for_every_client_and_unsaid() -> None:
     tools, tool = _listing(output)
     assert "also asks" not in tool.tool["description"]
     result = _delivered(tool, {"requestId": 2**255 + 7})
-    assert result.structured_content["answer"] == {"requestId": str(2**255 + 7)}
+    assert _structured(result)["answer"] == {"requestId": str(2**255 + 7)}
     _clients_accept(tools, result)
     # Python's "$" takes a final line break, ECMA-262's does not: unlisted, all accept
     _clients_accept(tools, _delivered(tool, {"requestId": "12\n"}))
@@ -374,6 +382,37 @@ def test_the_listed_schema_is_valid_in_both_drafts_and_accepts_more(
             assert Draft7Validator(listed).is_valid(value)
 
 
+@pytest.mark.parametrize(
+    "schema, left_out",
+    [
+        # JavaScript reads 2**53 + 1 as 2**53: 2**53 as a float would be refused there
+        ({"type": "number", "exclusiveMaximum": 2**53 + 1}, ("exclusiveMaximum",)),
+        ({"type": "number", "maximum": 2**60}, ()),  # a double holds it exactly
+        ({"not": {"$ref": "#/$defs/missing"}}, ("not",)),  # an unknown target
+        ({"minimum": True, "maxLength": -1, "type": ["string", "text"]}, None),
+        ({"required": ["a", "a"], "multipleOf": 0, "title": 3}, None),
+        ({"oneOf": [{"$ref": "#/$defs/a"}], "$defs": {"a": {"$ref": "#/$defs/b"},
+          "b": {"format": "email"}}}, ("format", "oneOf")),  # fmt: skip
+    ],
+)
+def test_what_validators_would_read_otherwise_is_left_out(
+    schema: Dict[str, Any], left_out: Any
+) -> None:
+    """Values a metaschema refuses or JavaScript rounds; looser targets of a reference."""
+    listed, said = portable_schema(schema)
+    if left_out is not None:
+        assert said == left_out, listed
+    else:  # each of these values is invalid: every keyword left out
+        assert not set(schema) & set(listed), listed
+    Draft7Validator.check_schema(listed)
+    Draft202012Validator.check_schema(listed)
+
+
+def test_each_portable_value_keyword_has_its_rule() -> None:
+    """No keyword is listed without the check of its values."""
+    assert set(_VALUE_RULES) == PORTABLE_VALUES
+
+
 def test_what_a_schema_holds_is_not_changed() -> None:
     """The mech's schema is read, never written."""
     schema, _, _ = CASES["a oneOf whose patterns are left out"]
@@ -388,5 +427,3 @@ def test_an_input_pattern_is_not_compiled_by_the_typescript_listing() -> None:
     wire = [json.loads(json.dumps(t.tool)) for t in tools]
     wire[0]["inputSchema"]["properties"]["port"]["pattern"] = "(?i)^brest\\Z"
     assert ts_client("v1", wire, STRANGER)["listed"] == ""
-
-

@@ -35,11 +35,17 @@ structured passed that check, so it matches the laxer listed schema under every 
 Nothing here is a regular expression, compiled or run.
 """
 
-from typing import Any, Dict, FrozenSet, List, Mapping, Set, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
 
-from mech_catalogue_core.exporters.js_integers import DECIMAL_PATTERN
+from mech_catalogue_core.exporters.js_integers import (
+    DECIMAL_PATTERN,
+    schema_with_integer_text,
+)
 
-#: keywords whose value is no schema and reads the same under every common validator
+from .answer_envelope import listed_output_schema
+
+#: keywords whose value is no schema and reads the same under every common validator,
+#: each with the values every one of them reads the same (:data:`_VALUE_RULES`)
 PORTABLE_VALUES = frozenset(
     {
         "type",
@@ -115,9 +121,32 @@ NAMED_KEYWORDS = frozenset(
 #: how an unknown keyword left out is said
 UNKNOWN_KEYWORDS = "keywords this server does not list"
 #: the JSON types a ``type`` names
-_TYPES = frozenset({"null", "boolean", "object", "array", "number", "integer", "string"})
-#: a reference to a root definition: ``#/$defs/<name>`` or ``#/definitions/<name>``
-_ROOT_REFS = {f"#/{key}/": key for key in ("$defs", "definitions")}
+_TYPES = frozenset(
+    {"null", "boolean", "object", "array", "number", "integer", "string"}
+)
+#: what ``min``/``max`` count: ``minLength``, ``maxItems``...
+_COUNTED = ("Length", "Items", "Properties")
+
+
+def with_portable_output(
+    entry: Dict[str, Any],
+) -> Tuple[Dict[str, Any], Optional[Dict[str, Any]], Tuple[str, ...]]:
+    """A paid tool as listed: the portable part of its output schema, in the envelope.
+
+    :param entry: the exported MCP Tool JSON (not modified).
+    :return: ``(the entry, its ``outputSchema`` the server's envelope
+        (``answer_envelope.listed_output_schema``) of :func:`portable_schema` of the
+        whole schema; the whole schema as served, integers also as decimal strings
+        (``js_integers.schema_with_integer_text``), which the server checks answers
+        against; the server's notes for the description (:func:`portable_note`, when a
+        keyword was left out))``; ``(entry, None, ())`` when it has no output schema.
+    """
+    if "outputSchema" not in entry:
+        return entry, None, ()
+    whole = schema_with_integer_text(dict(entry["outputSchema"]))
+    listed, left_out = portable_schema(whole)
+    notes = tuple(filter(None, [portable_note(left_out)]))
+    return {**entry, "outputSchema": listed_output_schema(listed)}, whole, notes
 
 
 def portable_schema(schema: Any) -> Tuple[Any, Tuple[str, ...]]:
@@ -132,37 +161,37 @@ def portable_schema(schema: Any) -> Tuple[Any, Tuple[str, ...]]:
         (references: ``answer_envelope`` judges them). The server's own integer
         pattern (``js_integers.DECIMAL_PATTERN``) is left out without a word.
     """
-    lossy_definitions = _lossy_definitions(schema)
+    definitions = _definitions_looser(schema)
     said: Set[str] = set()
-    listed, _ = _portable(schema, lossy_definitions, said)
+    listed, _ = _portable(schema, definitions, said)
     return listed, tuple(sorted(said))
 
 
-def _lossy_definitions(schema: Any) -> FrozenSet[str]:
-    """The root definitions (as ``$ref`` names them) that lose a keyword when listed.
+def _definitions_looser(schema: Any) -> Dict[str, bool]:
+    """Each root definition, as ``$ref`` names it: whether it is listed looser.
 
-    A definition that only references a lossy one is lossy too: found by iterating to
-    a fixed point (the set only grows, so at most one pass per definition).
+    A definition that references a looser one is looser too: found by iterating to a
+    fixed point (each pass only adds, so at most one pass per definition).
 
     :param schema: the mech's schema.
-    :return: the ``#/$defs/<name>`` / ``#/definitions/<name>`` references.
+    :return: ``{"#/$defs/<name>" or "#/definitions/<name>": looser}``.
     """
     if not isinstance(schema, Mapping):
-        return frozenset()
-    definitions = {
+        return {}
+    subschemas = {
         f"#/{key}/{_pointer_token(name)}": sub
         for key in ("$defs", "definitions")
         if isinstance(schema.get(key), Mapping)
         for name, sub in schema[key].items()
     }
-    lossy: FrozenSet[str] = frozenset()
+    looser = {ref: False for ref in subschemas}
     while True:
-        found = frozenset(
-            ref for ref, sub in definitions.items() if _portable(sub, lossy, set())[1]
-        )
-        if found == lossy:
-            return lossy
-        lossy = found
+        found = {
+            ref: _portable(sub, looser, set())[1] for ref, sub in subschemas.items()
+        }
+        if found == looser:
+            return looser
+        looser = found
 
 
 def _pointer_token(name: Any) -> str:
@@ -171,12 +200,12 @@ def _pointer_token(name: Any) -> str:
 
 
 def _portable(
-    node: Any, lossy_definitions: FrozenSet[str], said: Set[str]
+    node: Any, definitions: Mapping[str, bool], said: Set[str]
 ) -> Tuple[Any, bool]:
     """One subschema as listed, and whether it accepts more than the mech's.
 
     :param node: a subschema.
-    :param lossy_definitions: references whose target lost a keyword.
+    :param definitions: :func:`_definitions_looser` (so far).
     :param said: the keywords left out so far (added to).
     :return: ``(listed subschema, True when a keyword that constrains was left out
         of it or of a subschema it applies)``.
@@ -185,122 +214,138 @@ def _portable(
         return node, False  # true, false (or no schema: the server's check refuses it)
     out: Dict[str, Any] = {}
     lost: List[str] = []
-    looser = False
-    any_of: Dict[str, Any] = {}
+    looser: Set[str] = set()  # the keywords listed looser, or left out unsaid
     for key, value in node.items():
         if key in ANNOTATIONS:
             continue
-        if key in PORTABLE_VALUES:
-            if _portable_value(key, value):
-                out[key] = value
-            else:
-                lost.append(key)
-        elif key == "items" and not isinstance(value, (Mapping, bool)):
-            lost.append("items")  # a draft-07 tuple: 2020-12 reads it otherwise
-        elif key in PORTABLE_SUBSCHEMAS:
-            out[key], child_looser = _portable(value, lossy_definitions, said)
-            looser = looser or child_looser
-            if child_looser and key == "not":
-                del out[key]  # a looser "not" would accept less
-                lost.append(key)
-        elif key in PORTABLE_LISTS and isinstance(value, list) and value:
-            branches = [_portable(item, lossy_definitions, said) for item in value]
-            out[key] = [branch for branch, _ in branches]
-            if any(branch_looser for _, branch_looser in branches):
-                looser = True
-                if key == "oneOf":  # looser branches could match twice: "one" fails
-                    any_of = {"anyOf": out.pop(key)}
-                    lost.append(key)
-        elif key in PORTABLE_MAPS and isinstance(value, Mapping):
-            listed = {}
-            for name, sub in value.items():
-                listed[name], child_looser = _portable(sub, lossy_definitions, said)
-                looser = looser or (child_looser and key == "properties")
-            out[key] = listed
-        elif isinstance(key, str) and key.startswith("$"):
-            out[key] = value
-            if key == "$ref":
-                looser = looser or _ref_looser(value, lossy_definitions)
-        elif key == "pattern" and value == DECIMAL_PATTERN:
-            looser = True  # the server's own (integers as text): no word
-        else:
+        if key == "pattern" and value == DECIMAL_PATTERN:
+            looser.add(key)  # the server's own (integers as text): no word
+            continue
+        listed = _listed_keyword(key, value, definitions, said)
+        if listed is None:
             lost.append(key)
-    if any_of:  # after the loop: an "allOf" of the mech's may come after its "oneOf"
-        out["allOf"] = list(out.get("allOf", [])) + [any_of]
-    lost.extend(_now_stricter(out, node))
+            continue
+        out[key], keyword_looser = listed
+        if keyword_looser:
+            looser.add(key)
+    lost.extend(_now_stricter(out, node, looser))
     said.update(k if k in NAMED_KEYWORDS else UNKNOWN_KEYWORDS for k in lost)
-    return out, looser or bool(lost)
+    return out, bool(looser or lost)
 
 
-def _now_stricter(out: Dict[str, Any], node: Mapping[str, Any]) -> List[str]:
-    """Leave out of ``out`` what applies to more once a keyword beside it is gone.
+def _listed_keyword(
+    key: Any, value: Any, definitions: Mapping[str, bool], said: Set[str]
+) -> Optional[Tuple[Any, bool]]:
+    """One keyword as listed, and whether it accepts more than the mech's.
 
-    ``items`` after ``prefixItems`` applies to the items after the tuple only, and
-    ``additionalProperties`` to the names ``patternProperties`` does not match: without
-    them each applies to all, and would refuse what the mech's schema accepts.
+    :param key: the keyword.
+    :param value: its value.
+    :param definitions: :func:`_definitions_looser` (so far).
+    :param said: the keywords left out so far (added to).
+    :return: ``(listed value, looser)``, or None to leave it out.
+    """
+    if key in PORTABLE_VALUES:
+        return (value, False) if _VALUE_RULES[key](value) else None
+    if key in PORTABLE_SUBSCHEMAS and (key != "items" or _is_schema(value)):
+        return _portable(value, definitions, said)  # an "items" tuple: 2020-12 differs
+    if key in PORTABLE_LISTS and isinstance(value, list) and value:
+        branches = [_portable(item, definitions, said) for item in value]
+        return [branch for branch, _ in branches], any(loose for _, loose in branches)
+    if key in PORTABLE_MAPS and isinstance(value, Mapping):
+        named = {name: _portable(sub, definitions, said) for name, sub in value.items()}
+        looser = key == "properties" and any(loose for _, loose in named.values())
+        return {name: sub for name, (sub, _) in named.items()}, looser
+    if isinstance(key, str) and key.startswith("$"):  # the envelope judges references
+        reference = key == "$ref"
+        unknown = not isinstance(value, str) or definitions.get(value, True)
+        return value, reference and bool(unknown)
+    return None
+
+
+def _now_stricter(
+    out: Dict[str, Any], node: Mapping[str, Any], looser: Set[str]
+) -> List[str]:
+    """Leave out of ``out`` what accepts less once a keyword in or beside it is gone.
+
+    A ``not`` of a looser subschema refuses more; a ``oneOf`` of looser branches may
+    match twice (listed as ``anyOf``, which accepts whatever ``oneOf`` does); ``items``
+    after ``prefixItems`` applies to the items after the tuple only, and
+    ``additionalProperties`` to the names ``patternProperties`` does not match.
 
     :param out: the listed subschema (changed).
     :param node: the mech's subschema.
+    :param looser: the keywords of ``out`` listed looser.
     :return: the keywords left out for that.
     """
     lost = []
+    if "not" in looser:
+        del out["not"]
+        lost.append("not")
+    if "oneOf" in looser:
+        out["allOf"] = list(out.get("allOf", [])) + [{"anyOf": out.pop("oneOf")}]
+        lost.append("oneOf")
     if "prefixItems" in node and "items" in out:
         del out["items"]
         lost.append("items")
-    if "patternProperties" in node and out.get("additionalProperties", True) is not True:
+    if (
+        "patternProperties" in node
+        and out.get("additionalProperties", True) is not True
+    ):
         del out["additionalProperties"]
         lost.append("additionalProperties")
     return lost
 
 
-def _ref_looser(value: Any, lossy_definitions: FrozenSet[str]) -> bool:
-    """Whether a ``$ref``'s target is listed looser (an unknown target counts so).
-
-    :param value: the reference.
-    :param lossy_definitions: references whose target lost a keyword.
-    :return: True unless it names a root definition listed whole.
-    """
-    if not isinstance(value, str) or not any(value.startswith(p) for p in _ROOT_REFS):
-        return True
-    return value in lossy_definitions
+def _is_schema(value: Any) -> bool:
+    return isinstance(value, (Mapping, bool))
 
 
-def _portable_value(key: str, value: Any) -> bool:
-    """Whether a non-schema keyword's value is one every validator reads the same.
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
-    :param key: a keyword of :data:`PORTABLE_VALUES`.
-    :param value: its value.
-    :return: False for values a metaschema refuses or a validator reads otherwise (an
-        empty ``enum``, which Ajv refuses to compile; draft-04's boolean
-        ``exclusiveMinimum``; a ``type`` naming no JSON type).
-    """
-    if key in ("description", "title"):
-        return isinstance(value, str)
-    if key == "type":
-        kinds = [value] if isinstance(value, str) else value
-        return (
-            isinstance(kinds, list)
-            and bool(kinds)
-            and all(isinstance(k, str) and k in _TYPES for k in kinds)
-            and len(set(kinds)) == len(kinds)
-        )
-    if key == "required":
-        return (
-            isinstance(value, list)
-            and all(isinstance(name, str) for name in value)
-            and len(set(value)) == len(value)
-        )
-    if key == "enum":
-        return isinstance(value, list) and bool(value)
-    if key == "const":
-        return True
-    if key == "uniqueItems":
-        return isinstance(value, bool)
-    if key.startswith(("min", "max")) and key not in ("minimum", "maximum"):
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+def _is_bound(value: Any) -> bool:
+    """A number JavaScript reads as the same number (an integer a double holds)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
-    return key != "multipleOf" or value > 0
+    return not isinstance(value, int) or float(value) == value
+
+
+def _is_type(value: Any) -> bool:
+    kinds = [value] if isinstance(value, str) else value
+    return (
+        isinstance(kinds, list)
+        and bool(kinds)
+        and all(isinstance(k, str) and k in _TYPES for k in kinds)
+        and len(set(kinds)) == len(kinds)
+    )
+
+
+def _is_names(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and all(isinstance(name, str) for name in value)
+        and len(set(value)) == len(value)
+    )
+
+
+#: the values of each :data:`PORTABLE_VALUES` keyword that are listed: what a metaschema
+#: refuses or a validator reads otherwise is left out (an empty ``enum``, which Ajv
+#: refuses to compile; draft-04's boolean ``exclusiveMinimum``; a ``type`` naming no
+#: JSON type; an integer bound a double cannot hold, which JavaScript rounds)
+_VALUE_RULES: Dict[str, Callable[[Any], bool]] = {
+    "type": _is_type,
+    "required": _is_names,
+    "enum": lambda value: isinstance(value, list) and bool(value),
+    "const": lambda value: True,
+    "uniqueItems": lambda value: isinstance(value, bool),
+    "description": lambda value: isinstance(value, str),
+    "title": lambda value: isinstance(value, str),
+    "multipleOf": lambda value: _is_bound(value) and value > 0,
+    **{key: _is_bound for key in ("minimum", "maximum")},
+    **{key: _is_bound for key in ("exclusiveMinimum", "exclusiveMaximum")},
+    **{f"{end}{what}": _is_count for end in ("min", "max") for what in _COUNTED},
+}
 
 
 def portable_note(said: Tuple[str, ...]) -> str:

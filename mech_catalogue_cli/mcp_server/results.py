@@ -186,7 +186,8 @@ async def structured_or_why(
 
     The schema is the mech's whole one (``ServedTool.answer_schema``; the envelope
     lists only its portable part, :mod:`.portable_schema`), else the one inside the
-    envelope the tool is listed with (:func:`.answer_envelope.answer_schema_of`). Checked in a child process
+    envelope the tool is listed with (:func:`.answer_envelope.answer_schema_of`).
+    Checked in a child process
     (:func:`.bounded.run_bounded_async`): the schema is a stranger's and the response a
     mech's, and a backtracking ``pattern`` must not stall the server; waiting for a slot
     holds no worker thread. It must also match every other schema the session's client

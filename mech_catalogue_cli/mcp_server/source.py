@@ -29,9 +29,7 @@ is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_mo
 idempotent): an agent of another version, or a hostile one, cannot put hidden text in
 front of the model. Its ``outputSchema`` also accepts decimal strings where it takes
 integers (``exporters.js_integers``), and is listed inside the server's envelope (the
-note, then the answer: ``answer_envelope``) with only the keywords every common
-validator reads the same (``portable_schema``; the server checks answers against the
-whole schema, and the description says what was left out). A listed tool's description starts
+note, then the answer: ``answer_envelope``). A listed tool's description starts
 with the server's own facts (:func:`listed_description`, composed from parts, never
 parsed back); tools whose arguments ask for a secret, or whose definition still hides
 text, are not listed (:meth:`ServedCatalogue.refusing_unsafe`).
@@ -63,7 +61,6 @@ from mech_catalogue_core.chain.marketplace import (
 from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.derive.from_chain import DerivationCache
-from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, export_names, is_reserved
 from mech_catalogue_core.http_api.routes import (
@@ -89,8 +86,6 @@ from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
-from .answer_envelope import listed_output_schema
-from .portable_schema import portable_note, portable_schema
 from .checked_definitions import CHECKED
 from .node_words import agent_said, chain_read_said, node_said
 from .offers import (
@@ -102,6 +97,7 @@ from .offers import (
     price_words,
     schema_owners_first,
 )
+from .portable_schema import with_portable_output
 from .readable_record import ReadableRecord
 from .tenure import FetchedDefinitions, TenureReader
 from .tenure_record import TenureRecord
@@ -276,10 +272,7 @@ class ServedTool:
     :param mech_description: the mech's own description once ``tool["description"]``
         is the server's composition (:meth:`ServedCatalogue.with_facts`); None while
         ``tool["description"]`` is the mech's own.
-    :param answer_schema: the mech's whole output schema as served (integers also as
-        decimal strings), which the server checks an answer against; the listed one
-        holds only its portable part (:mod:`.portable_schema`). None: the one inside
-        the listed ``outputSchema`` (:func:`.answer_envelope.answer_schema_of`).
+    :param answer_schema: the whole output schema answers are checked against (None: as listed).
     """
 
     name: str
@@ -537,13 +530,7 @@ def _with_offers(
     :param conflicting: entry keys of mechs declaring the name with other arguments.
     :return: the served tool (``offers`` whole: a call may try any of them).
     """
-    entry = CHECKED.for_model(entry)
-    answer_schema, notes = None, ()
-    if "outputSchema" in entry:  # big integers as strings; the note, then the answer
-        answer_schema = schema_with_integer_text(dict(entry["outputSchema"]))
-        portable, left_out = portable_schema(answer_schema)
-        entry["outputSchema"] = listed_output_schema(portable)
-        notes = tuple(filter(None, [portable_note(left_out)]))
+    entry, whole, notes = with_portable_output(CHECKED.for_model(entry))
     meta = entry["_meta"][META_KEY]
     listed = best_offers(offers, MAX_META_OFFERS)
     meta["offers"] = [offer.to_meta() for offer in listed]
@@ -555,7 +542,7 @@ def _with_offers(
         meta[field] = _bounded_keys(keys, listed_mechs)
         meta[f"{field}_left_out"] = len(keys) - len(meta[field])
     return ServedTool(
-        entry["name"], mech_tool, entry, tuple(offers), notes, None, answer_schema
+        entry["name"], mech_tool, entry, tuple(offers), notes, None, whole
     )
 
 
