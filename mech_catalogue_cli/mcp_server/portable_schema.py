@@ -170,8 +170,10 @@ def portable_schema(schema: Any) -> Tuple[Any, Tuple[str, ...]]:
 def _definitions_looser(schema: Any) -> Dict[str, bool]:
     """Each root definition, as ``$ref`` names it: whether it is listed looser.
 
-    A definition that references a looser one is looser too: found by iterating to a
-    fixed point (each pass only adds, so at most one pass per definition).
+    A definition is looser when it loses a keyword itself, or references one that is
+    (anywhere in it: a ``not`` of it is then left out, a branch of it accepts more).
+    Found in one walk of each definition and one pass over the references between
+    them: a stranger's chain of thousands of references costs no more.
 
     :param schema: the mech's schema.
     :return: ``{"#/$defs/<name>" or "#/definitions/<name>": looser}``.
@@ -184,14 +186,37 @@ def _definitions_looser(schema: Any) -> Dict[str, bool]:
         if isinstance(schema.get(key), Mapping)
         for name, sub in schema[key].items()
     }
-    looser = {ref: False for ref in subschemas}
-    while True:
-        found = {
-            ref: _portable(sub, looser, set())[1] for ref, sub in subschemas.items()
-        }
-        if found == looser:
-            return looser
-        looser = found
+    none_looser = {ref: False for ref in subschemas}
+    looser = {
+        ref: _portable(sub, none_looser, set())[1] for ref, sub in subschemas.items()
+    }
+    referrers: Dict[str, Set[str]] = {ref: set() for ref in subschemas}
+    for ref, sub in subschemas.items():
+        for target in _references(sub):
+            if target in referrers:
+                referrers[target].add(ref)
+    waiting = [ref for ref, loose in looser.items() if loose]
+    while waiting:
+        for referrer in referrers[waiting.pop()]:
+            if not looser[referrer]:
+                looser[referrer] = True
+                waiting.append(referrer)
+    return looser
+
+
+def _references(node: Any) -> Set[str]:
+    """Every ``$ref`` string anywhere in a subschema (walked without recursion)."""
+    found: Set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            if isinstance(item.get("$ref"), str):
+                found.add(item["$ref"])
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 def _pointer_token(name: Any) -> str:
