@@ -116,6 +116,9 @@ NAMED_KEYWORDS = frozenset(
         "enum",
         *PORTABLE_VALUES,
         *PORTABLE_LISTS,
+        *PORTABLE_SUBSCHEMAS,
+        "properties",
+        "definitions",
     }
 )
 #: how an unknown keyword left out is said
@@ -271,12 +274,12 @@ def _listed_keyword(
     """
     if key in PORTABLE_VALUES:
         return (value, False) if _VALUE_RULES[key](value) else None
-    if key in PORTABLE_SUBSCHEMAS and (key != "items" or _is_schema(value)):
+    if key in PORTABLE_SUBSCHEMAS and _is_schema(value):
         return _portable(value, definitions, said)  # an "items" tuple: 2020-12 differs
-    if key in PORTABLE_LISTS and isinstance(value, list) and value:
+    if key in PORTABLE_LISTS and _are_schemas(value) and value:
         branches = [_portable(item, definitions, said) for item in value]
         return [branch for branch, _ in branches], any(loose for _, loose in branches)
-    if key in PORTABLE_MAPS and isinstance(value, Mapping):
+    if key in PORTABLE_MAPS and isinstance(value, Mapping) and _are_schemas(value):
         named = {name: _portable(sub, definitions, said) for name, sub in value.items()}
         looser = key == "properties" and any(loose for _, loose in named.values())
         return {name: sub for name, (sub, _) in named.items()}, looser
@@ -323,6 +326,12 @@ def _now_stricter(
 
 def _is_schema(value: Any) -> bool:
     return isinstance(value, (Mapping, bool))
+
+
+def _are_schemas(value: Any) -> bool:
+    """A list, or a map's values, of schemas only."""
+    items = value.values() if isinstance(value, Mapping) else value
+    return isinstance(value, (list, Mapping)) and all(map(_is_schema, items))
 
 
 def _is_count(value: Any) -> bool:
