@@ -203,8 +203,10 @@ async def structured_or_why(
 ) -> Tuple[Any, str]:
     """The response as the structured ``answer`` when it validates against its schema.
 
-    The schema is the mech's, inside the envelope the tool is listed with
-    (:func:`.answer_envelope.answer_schema_of`). Checked in a child process
+    The schema is the mech's whole one (``ServedTool.answer_schema``; the envelope
+    lists only its portable part, :mod:`.portable_schema`), else the one inside the
+    envelope the tool is listed with (:func:`.answer_envelope.answer_schema_of`).
+    Checked in a child process
     (:func:`.bounded.run_bounded_async`): the schema is a stranger's and the response a
     mech's, and a backtracking ``pattern`` must not stall the server; waiting for a slot
     holds no worker thread. Inside its envelope it must also match the envelope listed now
@@ -240,7 +242,7 @@ async def structured_or_why(
     if listed_schema == TEXT_ENVELOPE:
         return None, TEXT_LISTED
     # a tool made without the server's envelope (not served): its schema is the mech's
-    schema = answer_schema_of(listed_schema) or listed_schema
+    schema = tool.answer_schema or answer_schema_of(listed_schema) or listed_schema
     if not schema:
         return None, ""  # every envelope the client may hold takes a text answer
     envelopes = tuple(s for s in (listed_schema,) + earlier if is_envelope(s))

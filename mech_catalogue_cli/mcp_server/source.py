@@ -54,10 +54,7 @@ from typing import (
     Tuple,
 )
 
-from mech_catalogue_core.chain.marketplace import (
-    MarketplaceSource,
-    attach_facts,
-)
+from mech_catalogue_core.chain.marketplace import MarketplaceSource, attach_facts
 from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.derive.from_chain import DerivationCache
@@ -86,7 +83,6 @@ from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
-from .answer_envelope import listed_output_schema
 from .checked_definitions import CHECKED
 from .node_words import agent_said, chain_read_said, node_said
 from .offers import (
@@ -98,6 +94,7 @@ from .offers import (
     price_words,
     schema_owners_first,
 )
+from .portable_schema import with_portable_output
 from .readable_record import ReadableRecord
 from .tenure import FetchedDefinitions, TenureReader
 from .tenure_record import TenureRecord
@@ -272,6 +269,7 @@ class ServedTool:
     :param mech_description: the mech's own description once ``tool["description"]``
         is the server's composition (:meth:`ServedCatalogue.with_facts`); None while
         ``tool["description"]`` is the mech's own.
+    :param answer_schema: the whole output schema answers are checked against (None: as listed).
     """
 
     name: str
@@ -280,6 +278,7 @@ class ServedTool:
     offers: Tuple[Offer, ...]
     server_notes: Tuple[str, ...] = ()
     mech_description: Optional[str] = None
+    answer_schema: Optional[Dict[str, Any]] = None
 
     def mech_text(self) -> str:
         """Return the mech's own description (cleaned, capped), without the server's words.
@@ -530,10 +529,7 @@ def _with_offers(
     :return: the served tool (``offers`` whole: a call may try any of them); its
         ``server_notes`` say why when the mech's schema is not listed (adv29zz E1).
     """
-    entry = CHECKED.for_model(entry)
-    notes: Tuple[str, ...] = ()
-    if "outputSchema" in entry:  # big integers as strings; the note, then the answer
-        entry["outputSchema"], notes = listed_output_schema(entry["outputSchema"])
+    entry, whole, notes = with_portable_output(CHECKED.for_model(entry))
     meta = entry["_meta"][META_KEY]
     listed = best_offers(offers, MAX_META_OFFERS)
     meta["offers"] = [offer.to_meta() for offer in listed]
@@ -544,7 +540,9 @@ def _with_offers(
         keys = [str(key) for key in meta.get(field) or ()]
         meta[field] = _bounded_keys(keys, listed_mechs)
         meta[f"{field}_left_out"] = len(keys) - len(meta[field])
-    return ServedTool(entry["name"], mech_tool, entry, tuple(offers), notes)
+    return ServedTool(
+        entry["name"], mech_tool, entry, tuple(offers), notes, None, whole
+    )
 
 
 def with_offer_listed(tool: Dict[str, Any], offer: Offer) -> Dict[str, Any]:
