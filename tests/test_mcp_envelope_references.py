@@ -339,11 +339,19 @@ def test_through_the_manifest_no_listed_envelope_loses_an_answer(
 
 
 def test_a_nested_2019_schema_is_translated_and_stays_structured() -> None:
-    """2019-09's array ``items`` becomes ``prefixItems``: valid nested in 2020-12."""
+    """2019-09's array ``items`` becomes ``prefixItems``: valid nested in 2020-12.
+
+    The server checks answers against it; the listing leaves a tuple out, as validators
+    of other ecosystems read it otherwise (``portable_schema``, adv29zy F1).
+    """
     _, schema, delivered = [c for c in MOVING if c[0] == "nested-2019-items"][0]
-    listed = _pipeline(schema).tool["outputSchema"]
+    served = _pipeline(schema)
+    listed = served.tool["outputSchema"]
     inner = listed["properties"]["answer"]["anyOf"][0]["properties"]["result"]
-    assert inner["prefixItems"] == [{"type": "string"}] and inner["items"] is False
+    assert "prefixItems" not in inner and "items" not in inner
+    assert served.answer_schema is not None
+    whole = served.answer_schema["properties"]["result"]
+    assert whole["prefixItems"] == [{"type": "string"}] and whole["items"] is False
     result = _answered(_served(listed), delivered)
     assert answer_of(result) == delivered
     assert sdk_refusal(listed, result.structured_content) is None
