@@ -100,9 +100,8 @@ def fields_left_unread(
 
     for call in unread:
         chosen = call.data[:4]
-        target = call.target.lower()
-        if target in by_address and chosen in _GETTER_FIELDS:
-            note(target, _GETTER_FIELDS[chosen])
+        if chosen in _GETTER_FIELDS:
+            note(call.target.lower(), _GETTER_FIELDS[chosen])
         elif chosen in _ABOUT_MECH_FIELDS:
             note(_argument_address(call), _ABOUT_MECH_FIELDS[chosen])
         elif chosen == _ABOUT_OPERATOR:
