@@ -173,9 +173,7 @@ class Chain:  # pylint: disable=too-many-instance-attributes
         return int(block or 100), [self.answer(call) for call in calls]
 
 
-def read(
-    chain: Chain, mechs: List[MechCreation], block: int = 100
-) -> List[MechFacts]:
+def read(chain: Chain, mechs: List[MechCreation], block: int = 100) -> List[MechFacts]:
     """Read the mechs' facts through ``chain`` at ``block``, in batches of 7.
 
     :param chain: the answers.
@@ -215,7 +213,9 @@ def test_every_call_of_a_read_left_unread_names_every_field_of_its_mech() -> Non
     facts = read(chain, mechs)
     left = fields_left_unread(facts, chain.unread)
     assert left == {
-        mech.address: LEGACY_FIELDS if mech.kind == MECH_KIND_LEGACY else MARKETPLACE_FIELDS
+        mech.address: (
+            LEGACY_FIELDS if mech.kind == MECH_KIND_LEGACY else MARKETPLACE_FIELDS
+        )
         for mech in mechs
     }
 
@@ -317,13 +317,11 @@ def test_mechs_left_unread_keep_their_last_good_facts_whole() -> None:
     mechs = creations(4)
     last_good = earlier_read(mechs)
     unread_mechs = {mech_address(2), mech_address(3)}
-    chain = Chain(
-        left_unread=lambda call: call.target in unread_mechs, requests=8
-    )
+    chain = Chain(left_unread=lambda call: call.target in unread_mechs, requests=8)
     facts = read(chain, mechs)
     served = keep_last_good(facts, chain.unread, last_good)
     assert served.kept == [mech_address(2), mech_address(3)]
-    assert served.unread == []
+    assert not served.unread
     assert [f.block for f in served.facts] == [100, 90, 90, 100]
     assert [f.requests for f in served.facts] == [8, 3, 3, 8]
     for fact in served.facts:
@@ -366,9 +364,7 @@ def test_a_mech_failing_on_its_own_shows_this_read_though_calls_were_left_unread
     assert dict(facts[0].unread)["max_delivery_rate"] == UNREAD_CALL_FAILED
     assert dict(facts[1].unread)["max_delivery_rate"] == UNREAD_UNDECODABLE
     assert failed_on_its_own(facts[0], frozenset({"requests", "deliveries"}))
-    assert not failed_on_its_own(
-        facts[2], frozenset({"requests", "deliveries"})
-    )
+    assert not failed_on_its_own(facts[2], frozenset({"requests", "deliveries"}))
 
 
 def test_a_mech_failing_on_its_own_alone_shows_this_read() -> None:

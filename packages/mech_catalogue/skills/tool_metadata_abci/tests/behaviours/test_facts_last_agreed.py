@@ -31,13 +31,13 @@ from typing import Any, Dict, List, Tuple
 from unittest import mock
 
 import pytest
+from mech_catalogue_core.catalogue.exposure import SHARED_STATE_KEY
+from mech_catalogue_core.catalogue.fetching import ManifestCache
 from mech_catalogue_core.chain.marketplace import CREATE_MECH_TOPIC
 from mech_catalogue_core.chain.read_apart import MechsReadApart
 from mech_catalogue_core.chain.registry import DigestRead
 from mech_catalogue_core.chain.snapshot import RegistrySnapshot
 from mech_catalogue_core.ipfs.cid import DAG_PB, digest_to_cid
-from mech_catalogue_core.catalogue.exposure import SHARED_STATE_KEY
-from mech_catalogue_core.catalogue.fetching import ManifestCache
 from mech_catalogue_core.model.market import MechFacts
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
@@ -275,9 +275,7 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
             self.answer_multicall(30, [word(KARMA, "address")] + getters(requests=9))
             self.answer_multicall(30, [], error=True, message=OUT_OF_GAS)
             self.answer_multicall(30, [], error=True, message=RATE_LIMITED)
-            self.answer_multicall(
-                30, [word(-2, "int256"), word(5), word(1, "int256")]
-            )
+            self.answer_multicall(30, [word(-2, "int256"), word(5), word(1, "int256")])
         payload = capture.payloads[0]
         infos = self.views_of(payload)["mechs_info"]
         assert [i["address"].lower() for i in infos] == [MECH]
@@ -291,7 +289,7 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
         assert facts[NEIGHBOUR].max_delivery_rate is None
 
     def test_a_mech_told_apart_failing_shows_this_reads_facts(self) -> None:
-        """NEIGHBOUR's price errs alone while the block read answers: its own doing.
+        """The price of NEIGHBOUR errs alone while the block read answers: its own doing.
 
         It had facts agreed at block 20; it shows block 30's, price unread, and leaves
         mechs_info.
