@@ -90,6 +90,10 @@ def fields_left_unread(
         with none are absent.
     """
     by_address = {fact.address.lower(): fact for fact in facts}
+    by_operator: Dict[str, List[str]] = {}
+    for address, fact in by_address.items():
+        if fact.operator:
+            by_operator.setdefault(fact.operator.lower(), []).append(address)
     left: Dict[str, Set[str]] = {}
 
     def note(address: str, name: str) -> None:
@@ -105,10 +109,8 @@ def fields_left_unread(
         elif chosen in _ABOUT_MECH_FIELDS:
             note(_argument_address(call), _ABOUT_MECH_FIELDS[chosen])
         elif chosen == _ABOUT_OPERATOR:
-            operator = _argument_address(call)
-            for address, fact in by_address.items():
-                if operator and fact.operator.lower() == operator:
-                    note(address, "service_deliveries")
+            for address in by_operator.get(_argument_address(call), ()):
+                note(address, "service_deliveries")
         elif chosen == _KARMA_CONTRACT:
             for address, fact in by_address.items():
                 if fact.kind != MECH_KIND_LEGACY:
