@@ -17,6 +17,11 @@
 from abc import ABC
 from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple, cast
 
+from mech_catalogue_core.chain.facts_kept import (
+    KeptFacts,
+    keep_last_good,
+    last_good_facts,
+)
 from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     LogQuery,
@@ -248,7 +253,7 @@ class ToolMetadataBaseBehaviour(
 
     def _read_facts(
         self, marketplace: str, mechs: List[MechCreation], block: int
-    ) -> Generator[None, None, List[MechFacts]]:
+    ) -> Generator[None, None, Tuple[List[MechFacts], List[Call]]]:
         """Drive :func:`facts_reader` with :meth:`multicall`, one mech's failing calls its own.
 
         Each batch is bounded in gas (``rpc_limits.batch_gas``); a batch the node errs
@@ -262,7 +267,9 @@ class ToolMetadataBaseBehaviour(
         :param mechs: the mechs to read.
         :param block: the block to read at.
         :yield: while waiting for the ledger connection.
-        :return: the facts, in ``mechs`` order.
+        :return: ``(facts in mechs order, the calls left unread)``: a call left unread
+            (not told apart within the read's bound, or after the node limited the
+            rate) reads as failed in the facts.
         """
         read_apart = self.skill_state.mechs_read_apart
         reader = facts_reader(
@@ -290,13 +297,14 @@ class ToolMetadataBaseBehaviour(
             ),
         )
         read_apart.after_read(facts, unread)
-        return facts
+        return facts, unread
 
     def _facts_unread(self, calls: List[Call], why: str) -> None:
-        """Log the mechs whose facts are unread this period (read the next).
+        """Log the mechs whose calls are unread this period (read apart the next).
 
         Telling failing calls apart is bounded per batch and per read
-        (``rpc_limits.isolate_failing_calls_yielding``, adv29zx I1).
+        (``rpc_limits.isolate_failing_calls_yielding``, adv29zx I1); such a mech keeps
+        the facts last agreed (:meth:`with_marketplace`).
 
         :param calls: the calls left unread.
         :param why: why (the runs spent, or the node's rate limit).
@@ -304,8 +312,8 @@ class ToolMetadataBaseBehaviour(
         mechs = sorted({call.target for call in calls})
         shown = ", ".join(mechs[:20]) + (" ..." if len(mechs) > 20 else "")
         self.context.logger.warning(
-            f"the facts of {len(mechs)} mech(s) are unread this period and read the "
-            f"next ({why[:200]}): {shown}"
+            f"the calls to {len(mechs)} contract(s) are unread this period and read "
+            f"apart the next ({why[:200]}): {shown}"
         )
 
     def _facts_call_failed(self, size: int, why: str) -> None:
@@ -327,7 +335,7 @@ class ToolMetadataBaseBehaviour(
             )
 
     def with_marketplace(
-        self, catalogue: Catalogue, block: int
+        self, catalogue: Catalogue, block: int, previous: Optional[Catalogue] = None
     ) -> Generator[None, None, Catalogue]:
         """Put each mech contract's marketplace facts, read at ``block``, on the catalogue.
 
@@ -335,36 +343,80 @@ class ToolMetadataBaseBehaviour(
         marketplace_confirmations``; only mechs created by then are read, at ``block``, so
         every agent reading the agreed block builds the same facts whatever its checkpoint.
 
+        A mech whose calls the read left unread (strangers' failing getters beside its
+        own, a node limiting the rate: ``on_unread``) keeps its facts of ``previous``,
+        whole, with the block they were read at (``chain.facts_kept``); so does every
+        mech when the read fails whole. ``previous`` is the last agreed catalogue, the
+        same on every agent, so agents reading alike still build the same catalogue. A
+        mech whose own getter was told apart failing, or with no facts in ``previous``,
+        shows this read's facts, unread fields and all.
+
         :param catalogue: the catalogue built from the agreed snapshot.
         :param block: the agreed snapshot's block.
+        :param previous: the last agreed catalogue
+            (``FetchManifestsBehaviour.previous_catalogue``; None: none held).
         :yield: while waiting for the ledger connection.
-        :return: the catalogue with facts; unchanged (and the reason logged) when no
-            marketplace is configured or the chain could not be read.
+        :return: the catalogue with facts; unchanged when no marketplace is configured;
+            with ``previous``'s facts (the reason logged) when the chain could not be read.
         """
         source = self.params.marketplace
         if source is None:
             return catalogue
         state = self.skill_state
+        last_good = last_good_facts(previous)
         try:
             checkpoint = yield from self._discover(
                 source, state.marketplace_checkpoint or start_checkpoint(source), block
             )
             state.marketplace_checkpoint = checkpoint
             last = block - source.confirmations
-            facts = yield from self._read_facts(
+            facts, unread = yield from self._read_facts(
                 source.marketplace,
                 [m for m in checkpoint.mechs if m.block <= last],
                 block,
             )
         except (ChainReadError, MarketplaceLogError) as exc:
+            kept = (
+                f"the {len(last_good)} mech(s) of the last agreed catalogue keep its "
+                "facts this period"
+                if last_good
+                else "the catalogue goes without them this period"
+            )
             self.context.logger.error(
                 f"marketplace facts (marketplace {source.marketplace or 'none'}, legacy factory "
                 f"{source.legacy_factory or 'none'}) not read at block {block}: {exc}; "
-                "the catalogue goes without them this period"
+                f"{kept}"
             )
-            return catalogue
+            return attach_facts(catalogue, list(last_good.values()))
+        served = keep_last_good(facts, unread, last_good)
+        self._facts_kept(served, last_good)
         self.context.logger.info(
             f"marketplace facts at block {block}: {len(facts)} mechs, "
-            f"{sum(1 for f in facts if f.rankable)} rankable"
+            f"{sum(1 for f in served.facts if f.rankable)} rankable"
         )
-        return attach_facts(catalogue, facts)
+        return attach_facts(catalogue, served.facts)
+
+    def _facts_kept(self, served: KeptFacts, last_good: Dict[str, MechFacts]) -> None:
+        """Log the mechs that kept the facts last agreed, and those left unread without.
+
+        :param served: what :func:`keep_last_good` made of the read.
+        :param last_good: the facts last agreed, by mech address.
+        """
+
+        def shown(mechs: List[str], block: bool) -> str:
+            named = [
+                f"{mech} (block {last_good[mech].block})" if block else mech
+                for mech in mechs[:20]
+            ]
+            return ", ".join(named) + (" ..." if len(mechs) > 20 else "")
+
+        if served.kept:
+            self.context.logger.warning(
+                f"{len(served.kept)} mech(s) keep the facts last agreed (this read left "
+                f"their calls unread): {shown(served.kept, True)}"
+            )
+        if served.unread:
+            self.context.logger.warning(
+                f"{len(served.unread)} mech(s) left unread by this read have no facts "
+                f"agreed before: {shown(served.unread, False)}"
+            )

@@ -131,7 +131,7 @@ class FetchManifestsBehaviour(
                 catalogue = refresh_catalogue(snapshot, fetched, early.parse, previous)
                 catalogue = yield from self.derive_code_arguments(catalogue, snapshot)
                 catalogue = yield from self.with_marketplace(
-                    catalogue, snapshot.block_number
+                    catalogue, snapshot.block_number, previous
                 )
                 self.skill_state.candidate = (catalogue, snapshot)
                 keep = {m.cid for m in catalogue.mechs if m.cid}
