@@ -35,6 +35,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
+from mech_catalogue_core.chain.facts_kept import keep_last_good
 from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     MarketplaceSource,
@@ -207,6 +208,11 @@ class MarketplaceReader:
     def _last_good(self, facts: List[MechFacts], unread: List[Call]) -> List[MechFacts]:
         """Each mech's facts, its last good ones where this read left its calls unread.
 
+        The agent's rule (``chain.facts_kept.keep_last_good``): a call left unread
+        concerns a mech when it is one of its getters, a marketplace or Karma call about
+        it, its operator's count or ``karma()``; the last good facts are this reader's
+        last read's, not an agreed catalogue's.
+
         :param facts: this read's facts, in mechs order.
         :param unread: the calls it left unread (not told apart: ``on_unread``).
         :return: the facts to serve, same order: a mech with a call left unread gets
@@ -214,27 +220,21 @@ class MarketplaceReader:
             there is one; a mech whose own getters were told apart failing keeps this
             read's (its own doing).
         """
-        left_unread = {call.target.lower() for call in unread}
-        last: Dict[str, MechFacts] = {}
-        served: List[MechFacts] = []
-        kept: List[str] = []
-        for fact in facts:
-            key = fact.address.lower()
-            if key not in left_unread:
-                last[key] = fact
-            elif key in self.last_read:
-                fact = last[key] = self.last_read[key]
-                kept.append(fact.address)
-            served.append(fact)
-        if kept:
+        result = keep_last_good(facts, unread, self.last_read)
+        never_read_whole = set(result.unread)
+        if result.kept:
             LOGGER.warning(
                 "%s mech(s) keep their facts of an earlier read (this one left their "
                 "calls unread): %s",
-                len(kept),
-                ", ".join(kept[:20]) + (" ..." if len(kept) > 20 else ""),
+                len(result.kept),
+                ", ".join(result.kept[:20]) + (" ..." if len(result.kept) > 20 else ""),
             )
-        self.last_read = last
-        return served
+        self.last_read = {
+            fact.address.lower(): fact
+            for fact in result.facts
+            if fact.address.lower() not in never_read_whole
+        }
+        return result.facts
 
     def _batch(self, request: BatchRequest) -> BatchReply:
         """Run one batch of mechs' getters as one ``eth_call``, its gas bounded.

@@ -23,6 +23,7 @@ answering at a block of the test's choosing; discovery reads nothing (its checkp
 past the head).
 """
 
+from dataclasses import replace
 from typing import Dict, List
 
 import pytest
@@ -33,7 +34,7 @@ from mech_catalogue_core.chain.marketplace import (
     MechCreation,
 )
 from mech_catalogue_core.chain.read_apart import own_getters_failed
-from mech_catalogue_core.chain.registry import BatchReply, BatchRequest
+from mech_catalogue_core.chain.registry import BatchReply, BatchRequest, Call, selector
 from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.tests.chain.test_failing_calls_isolated import GasNode
 from requests import Session
@@ -143,3 +144,30 @@ def test_mechs_no_longer_read_are_forgotten(
     _read(reader, monkeypatch, NodeAt({}, 150))
     assert len(reader.last_read) == 10
     assert all(f.block == 150 for f in reader.last_read.values())
+
+
+def test_a_marketplace_call_about_a_mech_left_unread_keeps_its_last_good_facts(
+    reader: MarketplaceReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not only its getters: a marketplace call about the mech left unread counts too."""
+    # the agent's rule (chain.facts_kept): mapMechDeliveryCounts(mech) unread leaves the
+    # mech's marketplace deliveries unread, so it keeps its last read's facts
+    _read(reader, monkeypatch, NodeAt({}, 100))
+    mech = _address(5)
+    second = _read(reader, monkeypatch, NodeAt({}, 200))
+    about = Call(
+        MARKET,
+        selector("mapMechDeliveryCounts(address)")
+        + bytes(12)
+        + bytes.fromhex(mech[2:]),
+        ("uint256",),
+    )
+    reader.last_read = {f.address.lower(): replace(f, block=100) for f in second}
+    served = reader._last_good(second, [about])  # pylint: disable=protected-access
+    by_address = {f.address.lower(): f for f in served}
+    assert by_address[mech].block == 100
+    assert all(f.block == 200 for a, f in by_address.items() if a != mech)
+    # a call of no mech read (another contract's argument) keeps nothing
+    stranger = Call(MARKET, selector("mapMechDeliveryCounts(address)") + bytes(32), ())
+    served = reader._last_good(second, [stranger])  # pylint: disable=protected-access
+    assert all(f.block == 200 for f in served)
