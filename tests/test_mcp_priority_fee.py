@@ -21,7 +21,8 @@ needed 25000000000"), and a pool of geth's defaults refuses it as underpriced (i
 ``PriceLimit`` is 1 wei), so a paid call on Polygon could never send its request. Each
 ``--chain`` preset now gives ``min_priority_fee_wei`` with its source; the tip is
 signed within ``--max-fee-per-gas``, and a base fee plus tip the cap cannot pay is
-refused with both figures. The node's own fee suggestions are still never asked.
+refused with both figures. With a preset the node's fee suggestions are never asked
+(a custom ``--rpc``: ``test_mcp_tip_choice.py``).
 """
 
 from typing import Any, Dict, Optional
@@ -131,7 +132,7 @@ def test_a_tip_the_cap_cannot_pay_signs_nothing_and_says_the_fee_needed(
         _tipped(base_fee, cap, 25 * GWEI)
     said = str(raised.value)
     assert f"a transaction needs {needed}" in said, said
-    assert "least tip its nodes take (25 gwei" in said
+    assert "with the tip signed (25 gwei" in said
     assert f"over --max-fee-per-gas {cap // GWEI} gwei" in said
     assert "nothing was signed nor sent" in said
     assert (raised.value.fee, raised.value.tip, raised.value.cap) == (

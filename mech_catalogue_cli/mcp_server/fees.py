@@ -14,8 +14,9 @@
 
 """What a transaction pays per gas: the fees signed, a cancellation's, the gas paid (pure).
 
-Every fee is at most ``--max-fee-per-gas``; the node's fee suggestions are never read
-(:meth:`.market.Marketplace.sign` reads only the latest block's base fee).
+Every fee is at most ``--max-fee-per-gas``; of the node's fee suggestions only its tip
+(``eth_maxPriorityFeePerGas``) is read, and only with no ``--chain`` preset and no
+``--priority-fee-per-gas`` (:meth:`.market.Marketplace.sign`).
 """
 
 import re
@@ -41,7 +42,8 @@ def request_fees(base_fee: int, where: str, cap: int, min_tip: int) -> Tuple[int
     :param base_fee: the latest block's base fee (its gas price before EIP-1559), wei.
     :param where: the block and node it was read from, for the error.
     :param cap: ``--max-fee-per-gas``, wei per gas.
-    :param min_tip: the chain's least tip (the preset's ``min_priority_fee_wei``).
+    :param min_tip: the tip signed (:meth:`.market.Marketplace._tip`: the chain's least,
+        ``--priority-fee-per-gas``, or the node's suggestion), wei per gas.
     :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
     :raises FeeOverCap: when the base fee plus the tip is over the cap (a transaction
         signed under it would be refused or wait unmined, or pay a spike): it says the

@@ -85,10 +85,11 @@ from .market_errors import (
     MarketError,
     RequestReverted,
     StateUnavailable,
+    TipOverCap,
 )
 from .node_deadline import CallBoundSession, reads_within, refuse_spent, spent_words
 from .node_words import node_said
-from .raw_blocks import block_numbers
+from .raw_blocks import block_numbers, node_tip
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -217,9 +218,15 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         # which block is final: the node's "finalized" tag first (False: the depth
         # only, as ``--final-depth`` given asks)
         self.finalized_tag = True
-        # the tip signed, wei per gas: the least the chain's nodes take (the CLI sets
-        # the ``--chain`` preset's ``min_priority_fee_wei``)
+        # the least tip the chain's nodes take, wei per gas (the CLI sets the
+        # ``--chain`` preset's ``min_priority_fee_wei``): signed when no other is chosen,
+        # and the least a cancellation tips
         self.min_priority_fee = DEFAULT_MIN_PRIORITY_FEE_PER_GAS
+        # the tip the user chose (``--priority-fee-per-gas``; None: not chosen)
+        self.priority_fee: Optional[int] = None
+        # no tip chosen and no preset (a custom ``--rpc``): the node's suggestion is
+        # asked at each signing (:meth:`_tip`)
+        self.tip_from_node = False
 
     def __repr__(self) -> str:
         """Name the marketplace and requester only (never the key).
@@ -465,14 +472,10 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             raise
 
     def _fees(self) -> Tuple[int, int]:
-        """The fees to sign: twice the latest base fee plus the least tip, within the cap.
+        """The fees to sign: twice the latest base fee plus the tip, within the cap.
 
-        The tip is :attr:`min_priority_fee`, the least the chain's nodes take (the
-        ``--chain`` preset's ``min_priority_fee_wei``: Polygon's Bor refuses a tip
-        under 25 gwei, a geth pool one under 1 wei), so the fee paid is the block's
-        base fee plus that tip. The node's fee suggestions (``eth_gasPrice``,
-        ``eth_maxPriorityFeePerGas``, ``eth_feeHistory``) are not asked: a node that
-        lies in them moves nothing. A node lying about the base fee moves at most the
+        The tip is :meth:`_tip`'s, so the fee paid is the block's base fee plus that
+        tip. A node lying about the base fee or its tip suggestion moves at most the
         fee signed, never past the cap. A block without a base fee (a chain before
         EIP-1559) is read by its gas price, under the same cap.
 
@@ -481,10 +484,38 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             plus the tip is over ``max_fee_per_gas``: it says the fee needed and the
             cap).
         """
+        tip = self._tip()
         base_fee, where = self._base_fee()
-        return request_fees(
-            base_fee, where, self.max_fee_per_gas, self.min_priority_fee
-        )
+        return request_fees(base_fee, where, self.max_fee_per_gas, tip)
+
+    def _tip(self) -> int:
+        """The tip to sign (``maxPriorityFeePerGas``), wei per gas.
+
+        :attr:`priority_fee` when the user chose one (``--priority-fee-per-gas``);
+        else, with :attr:`tip_from_node` (no ``--chain`` preset), the node's
+        ``eth_maxPriorityFeePerGas`` read now (:func:`.raw_blocks.node_tip`), or
+        :attr:`min_priority_fee` when the node has no such method; else
+        :attr:`min_priority_fee`, the least the chain's nodes take (the preset's:
+        Polygon's Bor refuses a tip under 25 gwei, a geth pool one under 1 wei).
+
+        :return: the tip.
+        :raises TipOverCap: when the node's suggestion is over ``max_fee_per_gas``
+            (nothing signed).
+        :raises ValueError: a :class:`.raw_blocks.TipUnread` when the suggestion is no
+            quantity (:meth:`sign` says it; nothing signed).
+        """
+        if self.priority_fee is not None:
+            return self.priority_fee
+        if not self.tip_from_node:
+            return self.min_priority_fee
+        suggested = node_tip(self.w3)
+        if suggested is None:
+            return self.min_priority_fee
+        if suggested > self.max_fee_per_gas:
+            raise TipOverCap(
+                redacted_url(self.rpc_url), suggested, self.max_fee_per_gas
+            )
+        return suggested
 
     def _base_fee(self) -> Tuple[int, str]:
         """The latest block's base fee (its gas price before EIP-1559), and where read.
