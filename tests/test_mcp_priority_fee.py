@@ -55,7 +55,7 @@ EXPECTED_TIPS = {
 
 def _tipped(base_fee: int, cap: Optional[int], tip: int) -> Dict[str, Any]:
     market = _market(300_000, base_fee, cap)
-    market.min_priority_fee = tip
+    market.tips.least = tip
     return _signed(market)
 
 
@@ -153,7 +153,7 @@ def test_without_a_tip_the_refusal_reads_as_before() -> None:
 def test_a_cancellation_tips_at_least_the_chain_s_least_tip() -> None:
     """A request signed with Polygon's 25 gwei tip is replaced by twice that."""
     market = _market(300_000, 30 * GWEI, 1_000 * GWEI)
-    market.min_priority_fee = 25 * GWEI
+    market.tips.least = 25 * GWEI
     request = market.sign(
         {"from": market.requester, "to": market.requester, "value": 0, "data": "0x"}
         | {"chainId": 137}
@@ -164,7 +164,7 @@ def test_a_cancellation_tips_at_least_the_chain_s_least_tip() -> None:
     assert fees["maxFeePerGas"] <= 1_000 * GWEI
     # a chain whose least tip is over twice the old one's: the least tip
     zero_tip = SignedRequest(request.raw_tx, request.tx_hash, request.account_nonce)
-    market.min_priority_fee = 60 * GWEI
+    market.tips.least = 60 * GWEI
     fees = dict(
         TypedTransaction.from_bytes(
             HexBytes(market.sign_cancel(zero_tip).raw_tx)

@@ -37,8 +37,8 @@ from eth_account.typed_transactions import TypedTransaction
 from hexbytes import HexBytes
 from mech_catalogue_core.chain.presets import GWEI, PRESETS
 
-from mech_catalogue_cli.commands.gas_options import choose_tip
 from mech_catalogue_cli.app import cli
+from mech_catalogue_cli.commands.gas_options import choose_tip
 from mech_catalogue_cli.mcp_server.market import MarketError, Marketplace
 from mech_catalogue_cli.mcp_server.market_errors import FeeOverCap, TipOverCap
 
@@ -122,6 +122,12 @@ def _nodes() -> Iterator[List[TipNode]]:
 def _node(nodes: List[TipNode], tip: Any = ("result", hex(2 * GWEI))) -> TipNode:
     nodes.append(TipNode(tip))
     return nodes[-1]
+
+
+def _command(name: str) -> click.Command:
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None
+    return command
 
 
 def _fees(market: Marketplace) -> Dict[str, int]:
@@ -306,7 +312,7 @@ def test_the_tip_is_read_in_wei_or_gwei(typed: str, wei: int) -> None:
     :param typed: as typed.
     :param wei: wei per gas read.
     """
-    context = cli.get_command(click.Context(cli), "prepay").make_context(
+    context = _command("prepay").make_context(
         "prepay", ["--priority-fee-per-gas", typed]
     )
     assert context.params["priority_fee_per_gas"] == wei
@@ -314,7 +320,7 @@ def test_the_tip_is_read_in_wei_or_gwei(typed: str, wei: int) -> None:
 
 def test_the_cap_takes_the_same_units_but_never_zero() -> None:
     """``--max-fee-per-gas 150gwei`` reads 150 gwei; 0 is refused."""
-    command = cli.get_command(click.Context(cli), "mcp")
+    command = _command("mcp")
     context = command.make_context("mcp", ["--max-fee-per-gas", "150gwei"])
     assert context.params["max_fee_per_gas"] == 150 * GWEI
     result = CliRunner().invoke(cli, ["mcp", "--max-fee-per-gas", "0"])

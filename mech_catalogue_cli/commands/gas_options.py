@@ -19,10 +19,9 @@ Shared by ``mcp`` and ``prepay``, which sign transactions
 (:meth:`mech_catalogue_cli.mcp_server.market.Marketplace.sign`).
 """
 
+import re
 from decimal import Decimal
 from typing import Any, Callable, Dict, Optional
-
-import re
 
 import click
 from mech_catalogue_core.chain.presets import (
@@ -32,6 +31,7 @@ from mech_catalogue_core.chain.presets import (
     ChainPreset,
 )
 
+from mech_catalogue_cli.mcp_server.fees import TipChoice
 from mech_catalogue_cli.mcp_server.market import Marketplace
 from mech_catalogue_cli.mcp_server.market_errors import DEFAULT_MAX_GAS
 
@@ -85,7 +85,13 @@ def _fee_per_gas(
 ) -> Optional[int]:
     """Read wei per gas: ``100000000000``, ``1e11``, ``100gwei``, ``0.5 gwei``.
 
-    ``--max-fee-per-gas`` takes 1 wei at least, ``--priority-fee-per-gas`` 0.
+    :param ctx: the click context.
+    :param param: ``--max-fee-per-gas`` (1 wei at least) or ``--priority-fee-per-gas``
+        (0 at least).
+    :param value: as typed (None: not given).
+    :return: wei per gas, or None when not given.
+    :raises BadParameter: when it is no whole number of wei at least the least, or
+        its unit is not wei or gwei.
     """
     if value is None:
         return None
@@ -134,16 +140,18 @@ def choose_tip(
     preset: Optional[ChainPreset],
     devnet: bool,
 ) -> None:
-    """Set the tip ``market`` signs (:meth:`.Marketplace._tip`).
+    """Set the tip ``market`` signs (:class:`.fees.TipChoice`).
 
     :param market: the paying marketplace.
     :param typed: ``--priority-fee-per-gas`` (None: not typed), wei per gas.
     :param preset: the ``--chain`` preset (None: the devnet, or a custom ``--rpc``).
     :param devnet: whether the chain is the devnet (its tip: 0).
     """
-    market.min_priority_fee = chosen_min_priority_fee(preset)
-    market.priority_fee = typed
-    market.tip_from_node = typed is None and preset is None and not devnet
+    market.tips = TipChoice(
+        least=chosen_min_priority_fee(preset),
+        typed=typed,
+        from_node=typed is None and preset is None and not devnet,
+    )
 
 
 def gas_options(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -56,10 +56,7 @@ from eth_account.typed_transactions import TypedTransaction
 from eth_typing import HexStr
 from hexbytes import HexBytes
 from mech_catalogue_core.chain.marketplace import LogQuery
-from mech_catalogue_core.chain.presets import (
-    DEFAULT_MAX_FEE_PER_GAS,
-    DEFAULT_MIN_PRIORITY_FEE_PER_GAS,
-)
+from mech_catalogue_core.chain.presets import DEFAULT_MAX_FEE_PER_GAS
 from mech_catalogue_core.chain.revert import revert_words
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from web3 import Web3
@@ -74,7 +71,13 @@ from web3.exceptions import (
 from mech_catalogue_cli.adapters.http import DeadlineExceeded, deadline
 from mech_catalogue_cli.keys import redacted_url, without_url
 
-from .fees import TRANSFER_GAS, cancellation_fees, gas_paid, request_fees
+from .fees import (
+    TRANSFER_GAS,
+    TipChoice,
+    cancellation_fees,
+    gas_paid,
+    request_fees,
+)
 from .finality import FinalBlock, final_block, finalized_number
 from .market_abi import DELIVER_TOPICS, MARKETPLACE_ABI, MECH_PRICE_ABI, REQUEST_TOPICS
 from .market_errors import (
@@ -85,7 +88,6 @@ from .market_errors import (
     MarketError,
     RequestReverted,
     StateUnavailable,
-    TipOverCap,
 )
 from .node_deadline import CallBoundSession, reads_within, refuse_spent, spent_words
 from .node_words import node_said
@@ -218,15 +220,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         # which block is final: the node's "finalized" tag first (False: the depth
         # only, as ``--final-depth`` given asks)
         self.finalized_tag = True
-        # the least tip the chain's nodes take, wei per gas (the CLI sets the
-        # ``--chain`` preset's ``min_priority_fee_wei``): signed when no other is chosen,
-        # and the least a cancellation tips
-        self.min_priority_fee = DEFAULT_MIN_PRIORITY_FEE_PER_GAS
-        # the tip the user chose (``--priority-fee-per-gas``; None: not chosen)
-        self.priority_fee: Optional[int] = None
-        # no tip chosen and no preset (a custom ``--rpc``): the node's suggestion is
-        # asked at each signing (:meth:`_tip`)
-        self.tip_from_node = False
+        # the tip signed (the CLI sets it: :func:`.gas_options.choose_tip`)
+        self.tips = TipChoice()
 
     def __repr__(self) -> str:
         """Name the marketplace and requester only (never the key).
@@ -417,9 +412,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         more. The estimate itself is asked within ``max_gas`` (``eth_estimateGas``'s
         ``gas``): a contract burning gas costs the node's search no more than the
         bound (adv29zp: 2.75 to 4.07 s at 29 M gas on anvil, under the send lock). Its
-        fee per gas is at most twice the latest block's base fee plus the chain's
-        least tip, and at most ``max_fee_per_gas`` (:meth:`_fees`); so one
-        transaction costs at most ``max_gas`` times that.
+        fee per gas is at most twice the latest block's base fee plus the tip, and at
+        most ``max_fee_per_gas`` (:meth:`_fees`); so one transaction costs at most
+        ``max_gas`` times that.
 
         :param transaction: from :meth:`request_transaction` (or an approval, a deposit).
         :return: the signed transaction, to journal before :meth:`broadcast`.
@@ -427,7 +422,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :raises GasOverBound: when the estimate is over ``max_gas`` (nothing signed).
         :raises MarketError: when gas cannot be estimated otherwise (the node
             unreachable or refusing), or a :class:`FeeOverCap` when the latest base
-            fee plus the least tip is over ``max_fee_per_gas`` (nothing signed).
+            fee plus the tip is over ``max_fee_per_gas`` (nothing signed).
         """
         tx = dict(transaction)
         try:
@@ -474,48 +469,19 @@ class Marketplace:  # pylint: disable=too-many-public-methods
     def _fees(self) -> Tuple[int, int]:
         """The fees to sign: twice the latest base fee plus the tip, within the cap.
 
-        The tip is :meth:`_tip`'s, so the fee paid is the block's base fee plus that
-        tip. A node lying about the base fee or its tip suggestion moves at most the
-        fee signed, never past the cap. A block without a base fee (a chain before
-        EIP-1559) is read by its gas price, under the same cap.
+        The tip is :attr:`tips`' (:meth:`.fees.TipChoice.tip`). A node lying about the
+        base fee or its tip moves at most the fee signed, never past the cap. A block
+        without a base fee (before EIP-1559) is read by its gas price, under the cap.
 
         :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas
-            (:func:`.fees.request_fees`, which raises ``FeeOverCap`` when the base fee
-            plus the tip is over ``max_fee_per_gas``: it says the fee needed and the
-            cap).
+            (:func:`.fees.request_fees`: ``FeeOverCap`` when base fee plus tip is over
+            ``max_fee_per_gas``; ``TipOverCap`` when the node's suggestion is).
         """
-        tip = self._tip()
+        tip = self.tips.tip(
+            lambda: node_tip(self.w3), self.max_fee_per_gas, redacted_url(self.rpc_url)
+        )
         base_fee, where = self._base_fee()
         return request_fees(base_fee, where, self.max_fee_per_gas, tip)
-
-    def _tip(self) -> int:
-        """The tip to sign (``maxPriorityFeePerGas``), wei per gas.
-
-        :attr:`priority_fee` when the user chose one (``--priority-fee-per-gas``);
-        else, with :attr:`tip_from_node` (no ``--chain`` preset), the node's
-        ``eth_maxPriorityFeePerGas`` read now (:func:`.raw_blocks.node_tip`), or
-        :attr:`min_priority_fee` when the node has no such method; else
-        :attr:`min_priority_fee`, the least the chain's nodes take (the preset's:
-        Polygon's Bor refuses a tip under 25 gwei, a geth pool one under 1 wei).
-
-        :return: the tip.
-        :raises TipOverCap: when the node's suggestion is over ``max_fee_per_gas``
-            (nothing signed).
-        :raises ValueError: a :class:`.raw_blocks.TipUnread` when the suggestion is no
-            quantity (:meth:`sign` says it; nothing signed).
-        """
-        if self.priority_fee is not None:
-            return self.priority_fee
-        if not self.tip_from_node:
-            return self.min_priority_fee
-        suggested = node_tip(self.w3)
-        if suggested is None:
-            return self.min_priority_fee
-        if suggested > self.max_fee_per_gas:
-            raise TipOverCap(
-                redacted_url(self.rpc_url), suggested, self.max_fee_per_gas
-            )
-        return suggested
 
     def _base_fee(self) -> Tuple[int, str]:
         """The latest block's base fee (its gas price before EIP-1559), and where read.
@@ -569,7 +535,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                 (pending.tx_hash, pending.account_nonce),
                 old_fees,
                 self._base_fee()[0],
-                self.min_priority_fee,
+                self.tips.least,
                 self.max_fee_per_gas,
             )
             signed = self._account.sign_transaction(
