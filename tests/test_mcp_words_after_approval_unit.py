@@ -34,12 +34,15 @@ from mech_catalogue_cli.mcp_server.call_end_words import (
     NOTHING_SIGNED,
     cut_words,
     unresumed_words,
+    with_approval,
 )
 from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry
 from mech_catalogue_cli.mcp_server.market import MarketError, SignedRequest
 from mech_catalogue_cli.mcp_server.market_errors import FeeOverCap
 from mech_catalogue_cli.mcp_server.node_deadline import CallTimeSpent
+from mech_catalogue_cli.mcp_server.offchain_sending import refusal_with
 from mech_catalogue_cli.mcp_server.payment import APPROVAL_KEY, TokenPayer
+from mech_catalogue_cli.mcp_server.refused_offers import RevertRefusal, gas_refusal
 from tests.test_mcp_paid_answer_unit import KEY, _entry
 
 OLAS_PAYMENT = "0x3679d66ef546e66ce9057c4a052f317b135bc8e8c509638f7966edfd4fcf45e9"
@@ -207,3 +210,27 @@ def test_no_approval_or_a_foreign_record_says_nothing_of_one(record: Any) -> Non
         entry.extra[APPROVAL_KEY] = record
     assert unresumed_words(entry) == NOTHING_SIGNED
     assert unresumed_words(None) == NOTHING_SIGNED
+
+
+def test_an_offer_refused_after_the_approval_says_it_and_keeps_its_fields(
+    tmp_path: Path,
+) -> None:
+    """A gas or revert refusal after the approval: the approval said, fields kept.
+
+    :param tmp_path: the state folder.
+    """
+    journal, _ = _approved_then_cut(tmp_path)
+    entry = journal.load(KEY)
+    assert entry is not None
+    refusal = gas_refusal("0x" + "11" * 20, 150_000, 100_000)
+    said = with_approval(refusal, entry)
+    assert isinstance(said, RevertRefusal) and said.startswith(str(refusal))
+    assert (said.mech, said.skip, said.estimate) == (
+        refusal.mech,
+        refusal.skip,
+        refusal.estimate,
+    )
+    _says_the_approval(said[len(refusal) :])
+    priced = refusal_with("price moved", {"status": "payable"})
+    assert with_approval(priced, entry).payment == {"status": "payable"}
+    assert with_approval(priced, _token_entry()) is priced  # no approval: as it is

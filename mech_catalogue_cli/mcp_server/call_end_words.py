@@ -19,13 +19,16 @@ or after its request was signed; the call's journal entry says which, and the wo
 say what to do (the same sentences fix29zi's deadlines use).
 """
 
-from typing import Optional
+from typing import Optional, TypeVar
 
 from .cancel import CANCEL_KEY
 from .journal import Journal, JournalEntry, JournalError, loaded
 from .market_errors import MarketError
 from .node_deadline import time_spent
 from .payment import APPROVAL_KEY, approval_record
+
+#: a refusal of an offer (a ``str`` with fields: :class:`.offchain_sending.PriceRefusal`)
+R = TypeVar("R", bound=str)
 
 #: what a call ended before its request was signed says of it
 NOTHING_SIGNED = (
@@ -74,6 +77,22 @@ def approval_words(entry: Optional[JournalEntry]) -> str:
         "the same arguments to reuse it (it is sent again only while its nonce is "
         "unmined, never approved twice)"
     )
+
+
+def with_approval(refusal: R, entry: JournalEntry) -> R:
+    """An offer's refusal after the call's approval was sent, the approval said (pure).
+
+    :param refusal: why the request was not signed ("nothing was sent" of it).
+    :param entry: the call's prepared entry.
+    :return: ``refusal`` with :func:`approval_words` after it (the same kind, its
+        fields kept), or ``refusal`` itself when the entry records no approval.
+    """
+    words = approval_words(entry)
+    if not words:
+        return refusal
+    said = type(refusal)(f"{refusal}; {words}")
+    said.__dict__.update(refusal.__dict__)
+    return said
 
 
 async def cut_words(exc: MarketError, journal: Journal, key: str) -> Optional[str]:
