@@ -175,3 +175,7 @@ def test_a_bound_under_every_request_pays_nothing(
     text = str(results[0].content[0].text)
     assert "no offer could be paid now" in text and "over --max-gas 100,000" in text
     assert "nothing was sent" in text
+    # the approvals sent before the requests were refused are named (fix29zw)
+    approvals = ["0x" + bytes(r["transactionHash"]).hex() for r in receipts]
+    assert approvals and all(tx.lower() in text.lower() for tx in approvals), text
+    assert "the request itself was not signed" in text, text

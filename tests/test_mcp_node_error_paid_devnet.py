@@ -163,7 +163,7 @@ def test_the_tip_signed_is_the_chain_s_least_and_is_mined(
     market = Marketplace(
         devnet.info.rpc_url, devnet.info.contracts["MechMarketplace"], key
     )
-    market.min_priority_fee = 25 * GWEI
+    market.tips.least = 25 * GWEI
     account = market.requester
     tx_hash = market.send(
         {

@@ -21,7 +21,8 @@ needed 25000000000"), and a pool of geth's defaults refuses it as underpriced (i
 ``PriceLimit`` is 1 wei), so a paid call on Polygon could never send its request. Each
 ``--chain`` preset now gives ``min_priority_fee_wei`` with its source; the tip is
 signed within ``--max-fee-per-gas``, and a base fee plus tip the cap cannot pay is
-refused with both figures. The node's own fee suggestions are still never asked.
+refused with both figures. With a preset the node's fee suggestions are never asked
+(a custom ``--rpc``: ``test_mcp_tip_choice.py``).
 """
 
 from typing import Any, Dict, Optional
@@ -54,7 +55,7 @@ EXPECTED_TIPS = {
 
 def _tipped(base_fee: int, cap: Optional[int], tip: int) -> Dict[str, Any]:
     market = _market(300_000, base_fee, cap)
-    market.min_priority_fee = tip
+    market.tips.least = tip
     return _signed(market)
 
 
@@ -131,7 +132,7 @@ def test_a_tip_the_cap_cannot_pay_signs_nothing_and_says_the_fee_needed(
         _tipped(base_fee, cap, 25 * GWEI)
     said = str(raised.value)
     assert f"a transaction needs {needed}" in said, said
-    assert "least tip its nodes take (25 gwei" in said
+    assert "with the tip signed (25 gwei" in said
     assert f"over --max-fee-per-gas {cap // GWEI} gwei" in said
     assert "nothing was signed nor sent" in said
     assert (raised.value.fee, raised.value.tip, raised.value.cap) == (
@@ -152,7 +153,7 @@ def test_without_a_tip_the_refusal_reads_as_before() -> None:
 def test_a_cancellation_tips_at_least_the_chain_s_least_tip() -> None:
     """A request signed with Polygon's 25 gwei tip is replaced by twice that."""
     market = _market(300_000, 30 * GWEI, 1_000 * GWEI)
-    market.min_priority_fee = 25 * GWEI
+    market.tips.least = 25 * GWEI
     request = market.sign(
         {"from": market.requester, "to": market.requester, "value": 0, "data": "0x"}
         | {"chainId": 137}
@@ -163,7 +164,7 @@ def test_a_cancellation_tips_at_least_the_chain_s_least_tip() -> None:
     assert fees["maxFeePerGas"] <= 1_000 * GWEI
     # a chain whose least tip is over twice the old one's: the least tip
     zero_tip = SignedRequest(request.raw_tx, request.tx_hash, request.account_nonce)
-    market.min_priority_fee = 60 * GWEI
+    market.tips.least = 60 * GWEI
     fees = dict(
         TypedTransaction.from_bytes(
             HexBytes(market.sign_cancel(zero_tip).raw_tx)

@@ -13,23 +13,57 @@
 # limitations under the License.
 
 
-"""``--max-gas`` and ``--max-fee-per-gas``: what one signed transaction may cost in gas.
+"""``--max-gas``, ``--max-fee-per-gas``, ``--priority-fee-per-gas``: a transaction's gas.
 
 Shared by ``mcp`` and ``prepay``, which sign transactions
 (:meth:`mech_catalogue_cli.mcp_server.market.Marketplace.sign`).
 """
 
-from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Optional
+import re
+from decimal import Decimal
+from typing import Any, Callable, Dict, Optional
 
 import click
 from mech_catalogue_core.chain.presets import (
     DEFAULT_MAX_FEE_PER_GAS,
     DEFAULT_MIN_PRIORITY_FEE_PER_GAS,
+    GWEI,
     ChainPreset,
 )
 
+from mech_catalogue_cli.mcp_server.fees import TipChoice
+from mech_catalogue_cli.mcp_server.market import Marketplace
 from mech_catalogue_cli.mcp_server.market_errors import DEFAULT_MAX_GAS
+
+#: the units a fee per gas may be written in, and their wei
+FEE_UNITS = {"": 1, "wei": 1, "gwei": GWEI}
+#: a number, then a unit (letters) if any
+_AMOUNT_AND_UNIT = re.compile(
+    r"(?P<number>[-+]?[0-9_.]+(?:[eE][-+]?[0-9_]+)?)\s*(?P<unit>[a-zA-Z]*)"
+)
+
+
+def _amount(value: str, least: int, units: Dict[str, int]) -> Optional[int]:
+    """A whole number of the smallest unit, or None when ``value`` is none.
+
+    :param value: as typed: ``1000000``, ``1e6``, ``1_000_000``, and with ``units``
+        a unit after it (``25gwei``, ``0.5 gwei``).
+    :param least: the least accepted.
+    :param units: each unit's name (lower case) to its size ("": none written).
+    :return: the amount in the smallest unit (under 2**256, as every EVM quantity).
+    """
+    parts = _AMOUNT_AND_UNIT.fullmatch(value.strip())
+    if parts is None or parts["unit"].lower() not in units:
+        return None
+    try:
+        number = (
+            Decimal(parts["number"].replace("_", "")) * units[parts["unit"].lower()]
+        )
+    except ArithmeticError:  # InvalidOperation, Overflow
+        return None
+    if not least <= number < 2**256 or number != number.to_integral_value():
+        return None
+    return int(number)
 
 
 def _whole_number(
@@ -38,15 +72,39 @@ def _whole_number(
     """Read a positive whole number, written plainly or as ``2e9`` (None: not given)."""
     if value is None:
         return None
-    try:
-        number = Decimal(value.strip().replace("_", ""))
-    except InvalidOperation:
-        number = Decimal(0)
-    if not number.is_finite() or number != number.to_integral_value() or number < 1:
+    number = _amount(value, 1, {"": 1})
+    if number is None:
         raise click.BadParameter(
             f"{value!r} is no positive whole number (e.g. 1000000 or 1e6)", ctx, param
         )
-    return int(number)
+    return number
+
+
+def _fee_per_gas(
+    ctx: click.Context, param: click.Parameter, value: Optional[str]
+) -> Optional[int]:
+    """Read wei per gas: ``100000000000``, ``1e11``, ``100gwei``, ``0.5 gwei``.
+
+    :param ctx: the click context.
+    :param param: ``--max-fee-per-gas`` (1 wei at least) or ``--priority-fee-per-gas``
+        (0 at least).
+    :param value: as typed (None: not given).
+    :return: wei per gas, or None when not given.
+    :raises BadParameter: when it is no whole number of wei at least the least, or
+        its unit is not wei or gwei.
+    """
+    if value is None:
+        return None
+    least = 0 if param.name == "priority_fee_per_gas" else 1
+    number = _amount(value, least, FEE_UNITS)
+    if number is None:
+        raise click.BadParameter(
+            f"{value!r} is no whole number of wei of at least {least} (e.g. 1e9, "
+            "1000000000 or 1gwei; units: wei, gwei)",
+            ctx,
+            param,
+        )
+    return number
 
 
 def chosen_max_fee_per_gas(flag: Optional[int], preset: Optional[ChainPreset]) -> int:
@@ -76,25 +134,56 @@ def chosen_min_priority_fee(preset: Optional[ChainPreset]) -> int:
     return preset.min_priority_fee_wei
 
 
+def choose_tip(
+    market: Marketplace,
+    typed: Optional[int],
+    preset: Optional[ChainPreset],
+    devnet: bool,
+) -> None:
+    """Set the tip ``market`` signs (:class:`.fees.TipChoice`).
+
+    :param market: the paying marketplace.
+    :param typed: ``--priority-fee-per-gas`` (None: not typed), wei per gas.
+    :param preset: the ``--chain`` preset (None: the devnet, or a custom ``--rpc``).
+    :param devnet: whether the chain is the devnet (its tip: 0).
+    """
+    market.tips = TipChoice(
+        least=chosen_min_priority_fee(preset),
+        typed=typed,
+        from_node=typed is None and preset is None and not devnet,
+    )
+
+
 def gas_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Add ``--max-gas`` (``max_gas``) and ``--max-fee-per-gas`` (``max_fee_per_gas``).
+    """Add ``--max-gas``, ``--max-fee-per-gas`` and ``--priority-fee-per-gas``.
 
     :param command: the click command.
-    :return: it, with both options.
+    :return: it, with the options (``max_gas``, ``max_fee_per_gas``,
+        ``priority_fee_per_gas``: ints, the last two wei per gas or None).
     """
     command = click.option(
+        "--priority-fee-per-gas",
+        callback=_fee_per_gas,
+        default=None,
+        help="The tip (maxPriorityFeePerGas) every transaction is signed with, in wei "
+        "(1e9, 1000000000 or 1gwei). Default: the --chain preset's least tip (25 gwei "
+        "on polygon, as Bor refuses less; 0 on arbitrum; 1 wei elsewhere, as geth's "
+        "pool refuses 0), 0 on the devnet; with a custom --rpc and no preset, the "
+        "node's eth_maxPriorityFeePerGas read at each signing (0 when the node has "
+        "no such method; a suggestion over --max-fee-per-gas signs nothing).",
+        metavar="WEI",
+    )(command)
+    command = click.option(
         "--max-fee-per-gas",
-        callback=_whole_number,
+        callback=_fee_per_gas,
         default=None,
         help="Most wei per gas a transaction is signed for (default: the --chain "
         "preset's: 100 gwei on mainnet and gnosis, 1 gwei on base, optimism and "
         "arbitrum, 1000 gwei on polygon and celo; 100 gwei on the devnet or a custom "
-        "--rpc). The fee signed is twice the latest block's base fee plus the "
-        "chain's least tip, within this. The tip is the --chain preset's: 25 gwei on "
-        "polygon (Bor refuses less), 0 on arbitrum, 1 wei elsewhere (geth's pool "
-        "refuses 0), none on the devnet or a custom --rpc. When the base fee plus "
-        "the tip is over this cap nothing is signed and the call says the fee "
-        "needed and the cap.",
+        "--rpc; also written 100gwei). The fee signed is twice the latest block's "
+        "base fee plus the tip (--priority-fee-per-gas), within this. When the base "
+        "fee plus the tip is over this cap nothing is signed and the call says the "
+        "fee needed and the cap.",
         metavar="WEI",
     )(command)
     return click.option(

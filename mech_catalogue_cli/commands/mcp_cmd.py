@@ -61,7 +61,7 @@ from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import install_log_redaction, register_urls
 from ..sources import GATEWAY_ENV, default_gateway
-from .gas_options import chosen_max_fee_per_gas, chosen_min_priority_fee, gas_options
+from .gas_options import choose_tip, chosen_max_fee_per_gas, gas_options
 from .list_options import parse_registry_option
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
@@ -524,6 +524,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     final_depth: Optional[int],
     max_gas: int,
     max_fee_per_gas: Optional[int],
+    priority_fee_per_gas: Optional[int],
     pinned: str,
     allowed: Tuple[str, ...],
     dry_run: bool,
@@ -571,6 +572,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param max_gas: ``--max-gas``: the most gas one signed transaction may use.
     :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: the chain's default,
         :func:`.gas_options.chosen_max_fee_per_gas`).
+    :param priority_fee_per_gas: ``--priority-fee-per-gas``, wei (None: the chain's
+        least tip, or the node's suggestion: :func:`.gas_options.choose_tip`).
     :param pinned: ``--mech``.
     :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
@@ -651,7 +654,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
         )
         if market is not None:  # the depth given: used instead of the node's tag
             market.finalized_tag = final_depth is None
-            market.min_priority_fee = chosen_min_priority_fee(preset)
+            choose_tip(market, priority_fee_per_gas, preset, devnet is not None)
         settings = CallSettings(
             gateway_url=gateway.rstrip("/"),
             ipfs_api_url=ipfs_api_url(ipfs_api),

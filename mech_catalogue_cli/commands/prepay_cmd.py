@@ -46,7 +46,7 @@ from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import register_urls
-from .gas_options import chosen_max_fee_per_gas, chosen_min_priority_fee, gas_options
+from .gas_options import choose_tip, chosen_max_fee_per_gas, gas_options
 from .mcp_cmd import DEVNET_REQUESTER_ROLE, KEY_ENV
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
@@ -201,6 +201,7 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
     state_dir: str,
     max_gas: int,
     max_fee_per_gas: Optional[int],
+    priority_fee_per_gas: Optional[int],
     devnet: Optional[DevnetSettings],
     preset: Optional[ChainPreset],
     as_json: bool,
@@ -225,6 +226,8 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
     :param max_gas: ``--max-gas``: the most gas the deposit (or approval) may use.
     :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: the chain's default,
         :func:`.gas_options.chosen_max_fee_per_gas`).
+    :param priority_fee_per_gas: ``--priority-fee-per-gas``, wei (None: the chain's
+        least tip, or the node's suggestion: :func:`.gas_options.choose_tip`).
     :param devnet: the running devnet, or None.
     :param preset: the ``--chain`` preset, or None.
     :param as_json: ``--json``.
@@ -253,7 +256,7 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
             key,
             gas_bounds=(max_gas, chosen_max_fee_per_gas(max_fee_per_gas, preset)),
         )
-        market.min_priority_fee = chosen_min_priority_fee(preset)
+        choose_tip(market, priority_fee_per_gas, preset, devnet is not None)
         prepayer = Prepayer(market, Path(state_dir))
         if show:
             rows = prepayer.balances()

@@ -19,12 +19,16 @@ or after its request was signed; the call's journal entry says which, and the wo
 say what to do (the same sentences fix29zi's deadlines use).
 """
 
-from typing import Optional
+from typing import Optional, TypeVar
 
 from .cancel import CANCEL_KEY
 from .journal import Journal, JournalEntry, JournalError, loaded
 from .market_errors import MarketError
 from .node_deadline import time_spent
+from .payment import APPROVAL_KEY, approval_record
+
+#: a refusal of an offer (a ``str`` with fields: :class:`.offchain_sending.PriceRefusal`)
+R = TypeVar("R", bound=str)
 
 #: what a call ended before its request was signed says of it
 NOTHING_SIGNED = (
@@ -36,16 +40,59 @@ def unresumed_words(entry: Optional[JournalEntry]) -> str:
     """What a call whose request could not be looked up on chain paid (pure).
 
     :param entry: the call's journal entry (None: none; else one not known to be sent).
-    :return: nothing signed, or the signed request that may be on chain, and that a
-        call with the same arguments looks again without paying twice.
+    :return: nothing signed; or the token approval sent for the call before its
+        request was signed (:func:`approval_words`); or the signed request that may be
+        on chain, and that a call with the same arguments looks again without paying
+        twice.
     """
     if entry is None or not entry.raw_tx:
-        return NOTHING_SIGNED
+        return approval_words(entry) or NOTHING_SIGNED
     return (
         f"request {entry.request_id} (tx {entry.tx_hash}) was signed and journalled "
         "before this call and may be on chain; nothing more was sent now: call again "
         "with the same arguments to check it (that will not pay twice)"
     )
+
+
+def approval_words(entry: Optional[JournalEntry]) -> str:
+    """What a call whose request is unsigned says of the approval it sent before (pure).
+
+    :param entry: the call's journal entry (None: none).
+    :return: the approval's transaction hash, token, tracker and amount, that the
+        request itself was not signed, and that calling again with the same arguments
+        reuses the approval (never approves twice); "" when the entry records no
+        approval, or one this server did not write (said where it is read again).
+    """
+    try:
+        record = approval_record(entry) if entry is not None else None
+    except JournalError:
+        record = None
+    if record is None:
+        return ""
+    return (
+        f"the request itself was not signed, but this call's token approval (tx "
+        f"{record['tx_hash']}: approve exactly {record['amount']:,} of token "
+        f"{record['token']}'s smallest units to tracker {record['tracker']}) was "
+        "signed, journalled and sent before it, and may be mined: call again with "
+        "the same arguments to reuse it (it is sent again only while its nonce is "
+        "unmined, never approved twice)"
+    )
+
+
+def with_approval(refusal: R, entry: JournalEntry) -> R:
+    """An offer's refusal after the call's approval was sent, the approval said (pure).
+
+    :param refusal: why the request was not signed ("nothing was sent" of it).
+    :param entry: the call's prepared entry.
+    :return: ``refusal`` with :func:`approval_words` after it (the same kind, its
+        fields kept), or ``refusal`` itself when the entry records no approval.
+    """
+    words = approval_words(entry)
+    if not words:
+        return refusal
+    said = type(refusal)(f"{refusal}; {words}")
+    said.__dict__.update(refusal.__dict__)
+    return said
 
 
 async def cut_words(exc: MarketError, journal: Journal, key: str) -> Optional[str]:
@@ -60,14 +107,20 @@ async def cut_words(exc: MarketError, journal: Journal, key: str) -> Optional[st
     :param key: the call key.
     :return: :func:`unresumed_words` of the call's entry as it is now, or None when
         ``exc`` is no cut by the call's end (:func:`.node_deadline.time_spent`) or says
-        its request already.
+        its request already; whatever ended the send, the approval this call sent
+        before its request was signed (:func:`approval_words`) unless ``exc`` names it,
+        so no "nothing was signed" stands alone after it.
     """
-    if not time_spent(exc) or NOTHING_SIGNED in str(exc):
-        return None
     try:
         entry = await loaded(journal, key)
     except JournalError:
         entry = None
+    approved = approval_words(entry) if entry is None or not entry.raw_tx else ""
+    if approved and entry is not None:
+        named = str(entry.extra[APPROVAL_KEY]["tx_hash"]) in str(exc)
+        return None if named else approved
+    if not time_spent(exc) or NOTHING_SIGNED in str(exc):
+        return None
     if entry is not None and entry.tx_hash and entry.tx_hash in str(exc):
         return None
     return unresumed_words(entry)

@@ -56,10 +56,7 @@ from eth_account.typed_transactions import TypedTransaction
 from eth_typing import HexStr
 from hexbytes import HexBytes
 from mech_catalogue_core.chain.marketplace import LogQuery
-from mech_catalogue_core.chain.presets import (
-    DEFAULT_MAX_FEE_PER_GAS,
-    DEFAULT_MIN_PRIORITY_FEE_PER_GAS,
-)
+from mech_catalogue_core.chain.presets import DEFAULT_MAX_FEE_PER_GAS
 from mech_catalogue_core.chain.revert import revert_words
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from web3 import Web3
@@ -74,7 +71,13 @@ from web3.exceptions import (
 from mech_catalogue_cli.adapters.http import DeadlineExceeded, deadline
 from mech_catalogue_cli.keys import redacted_url, without_url
 
-from .fees import TRANSFER_GAS, cancellation_fees, gas_paid, request_fees
+from .fees import (
+    TRANSFER_GAS,
+    TipChoice,
+    cancellation_fees,
+    gas_paid,
+    request_fees,
+)
 from .finality import FinalBlock, final_block, finalized_number
 from .market_abi import DELIVER_TOPICS, MARKETPLACE_ABI, MECH_PRICE_ABI, REQUEST_TOPICS
 from .market_errors import (
@@ -88,7 +91,7 @@ from .market_errors import (
 )
 from .node_deadline import CallBoundSession, reads_within, refuse_spent, spent_words
 from .node_words import node_said
-from .raw_blocks import block_numbers
+from .raw_blocks import block_numbers, node_tip
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -217,9 +220,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         # which block is final: the node's "finalized" tag first (False: the depth
         # only, as ``--final-depth`` given asks)
         self.finalized_tag = True
-        # the tip signed, wei per gas: the least the chain's nodes take (the CLI sets
-        # the ``--chain`` preset's ``min_priority_fee_wei``)
-        self.min_priority_fee = DEFAULT_MIN_PRIORITY_FEE_PER_GAS
+        # the tip signed (the CLI sets it: :func:`.gas_options.choose_tip`)
+        self.tips = TipChoice()
 
     def __repr__(self) -> str:
         """Name the marketplace and requester only (never the key).
@@ -410,9 +412,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         more. The estimate itself is asked within ``max_gas`` (``eth_estimateGas``'s
         ``gas``): a contract burning gas costs the node's search no more than the
         bound (adv29zp: 2.75 to 4.07 s at 29 M gas on anvil, under the send lock). Its
-        fee per gas is at most twice the latest block's base fee plus the chain's
-        least tip, and at most ``max_fee_per_gas`` (:meth:`_fees`); so one
-        transaction costs at most ``max_gas`` times that.
+        fee per gas is at most twice the latest block's base fee plus the tip, and at
+        most ``max_fee_per_gas`` (:meth:`_fees`); so one transaction costs at most
+        ``max_gas`` times that.
 
         :param transaction: from :meth:`request_transaction` (or an approval, a deposit).
         :return: the signed transaction, to journal before :meth:`broadcast`.
@@ -420,7 +422,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :raises GasOverBound: when the estimate is over ``max_gas`` (nothing signed).
         :raises MarketError: when gas cannot be estimated otherwise (the node
             unreachable or refusing), or a :class:`FeeOverCap` when the latest base
-            fee plus the least tip is over ``max_fee_per_gas`` (nothing signed).
+            fee plus the tip is over ``max_fee_per_gas`` (nothing signed).
         """
         tx = dict(transaction)
         try:
@@ -465,26 +467,21 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             raise
 
     def _fees(self) -> Tuple[int, int]:
-        """The fees to sign: twice the latest base fee plus the least tip, within the cap.
+        """The fees to sign: twice the latest base fee plus the tip, within the cap.
 
-        The tip is :attr:`min_priority_fee`, the least the chain's nodes take (the
-        ``--chain`` preset's ``min_priority_fee_wei``: Polygon's Bor refuses a tip
-        under 25 gwei, a geth pool one under 1 wei), so the fee paid is the block's
-        base fee plus that tip. The node's fee suggestions (``eth_gasPrice``,
-        ``eth_maxPriorityFeePerGas``, ``eth_feeHistory``) are not asked: a node that
-        lies in them moves nothing. A node lying about the base fee moves at most the
-        fee signed, never past the cap. A block without a base fee (a chain before
-        EIP-1559) is read by its gas price, under the same cap.
+        The tip is :attr:`tips`' (:meth:`.fees.TipChoice.tip`). A node lying about the
+        base fee or its tip moves at most the fee signed, never past the cap. A block
+        without a base fee (before EIP-1559) is read by its gas price, under the cap.
 
         :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas
-            (:func:`.fees.request_fees`, which raises ``FeeOverCap`` when the base fee
-            plus the tip is over ``max_fee_per_gas``: it says the fee needed and the
-            cap).
+            (:func:`.fees.request_fees`: ``FeeOverCap`` when base fee plus tip is over
+            ``max_fee_per_gas``; ``TipOverCap`` when the node's suggestion is).
         """
-        base_fee, where = self._base_fee()
-        return request_fees(
-            base_fee, where, self.max_fee_per_gas, self.min_priority_fee
+        tip = self.tips.tip(
+            lambda: node_tip(self.w3), self.max_fee_per_gas, redacted_url(self.rpc_url)
         )
+        base_fee, where = self._base_fee()
+        return request_fees(base_fee, where, self.max_fee_per_gas, tip)
 
     def _base_fee(self) -> Tuple[int, str]:
         """The latest block's base fee (its gas price before EIP-1559), and where read.
@@ -538,7 +535,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                 (pending.tx_hash, pending.account_nonce),
                 old_fees,
                 self._base_fee()[0],
-                self.min_priority_fee,
+                self.tips.least,
                 self.max_fee_per_gas,
             )
             signed = self._account.sign_transaction(

@@ -72,13 +72,14 @@ class GasOverBound(MarketError):
 
 
 class FeeOverCap(MarketError):
-    """The base fee plus the chain's least tip is over ``--max-fee-per-gas``.
+    """The base fee plus the tip signed is over ``--max-fee-per-gas``.
 
     Nothing was signed.
 
     :param fee: the base fee read, wei per gas.
     :param cap: ``--max-fee-per-gas``, wei per gas.
-    :param tip: the least tip the chain's nodes take, wei per gas.
+    :param tip: the tip signed (the chain's least, ``--priority-fee-per-gas`` or the
+        node's suggestion), wei per gas.
     """
 
     def __init__(self, where: str, fee: int, cap: int, tip: int = 0) -> None:
@@ -87,12 +88,12 @@ class FeeOverCap(MarketError):
         :param where: the block and the node it was read from.
         :param fee: the base fee read, wei per gas.
         :param cap: ``--max-fee-per-gas``, wei per gas.
-        :param tip: the least tip the chain's nodes take (0: none), wei per gas.
+        :param tip: the tip signed (0: none), wei per gas.
         """
         needed = (
             f"{say_gwei(fee)} per gas"
             if not tip
-            else f"{say_gwei(fee)} per gas, and with the least tip its nodes take "
+            else f"{say_gwei(fee)} per gas, and with the tip signed "
             f"({say_gwei(tip)}) a transaction needs {say_gwei(fee + tip)}"
         )
         super().__init__(
@@ -123,6 +124,30 @@ class CancelOverCap(FeeOverCap):
         """
         MarketError.__init__(self, message)  # its own words, not FeeOverCap's
         self.fee = fee
+        self.cap = cap
+
+
+class TipOverCap(MarketError):
+    """The node's suggested tip is over ``--max-fee-per-gas``: nothing was signed.
+
+    :param tip: the node's ``eth_maxPriorityFeePerGas``, wei per gas.
+    :param cap: ``--max-fee-per-gas``, wei per gas.
+    """
+
+    def __init__(self, node: str, tip: int, cap: int) -> None:
+        """Say the suggestion, the cap and how to choose the tip.
+
+        :param node: the node asked (its URL redacted).
+        :param tip: its suggestion, wei per gas.
+        :param cap: ``--max-fee-per-gas``, wei per gas.
+        """
+        super().__init__(
+            f"the node {node} suggests a tip (eth_maxPriorityFeePerGas) of "
+            f"{say_gwei(tip)} per gas, over --max-fee-per-gas {say_gwei(cap)}: "
+            "nothing was signed nor sent. Give --priority-fee-per-gas WEI to choose "
+            "the tip, or a higher --max-fee-per-gas to pay it"
+        )
+        self.tip = tip
         self.cap = cap
 
 

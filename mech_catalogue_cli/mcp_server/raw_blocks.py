@@ -84,3 +84,31 @@ def block_numbers(
             raise BlockUnread(f"block {tag}'s {name} is not a quantity: {value!r:.80}")
         numbers[name] = None if value is None else int(value, 16)
     return numbers
+
+
+class TipUnread(ValueError):
+    """The node's tip suggestion is no quantity (its words kept, quoted)."""
+
+
+def node_tip(w3: Any) -> Optional[int]:
+    """The node's ``eth_maxPriorityFeePerGas`` suggestion, asked raw (blocking).
+
+    Asked raw: web3's ``max_priority_fee`` answers a guess of its own from
+    ``eth_feeHistory`` when the node has no such method.
+
+    :param w3: a connected ``Web3`` (its provider is asked directly).
+    :return: wei per gas, or None when the node answers an error (no such method, as
+        a node of an older client or a restricted endpoint).
+    :raises TipUnread: when it answers no ``0x`` hex quantity. A node that cannot be
+        reached raises the provider's ``OSError``.
+    """
+    answer = w3.provider.make_request(RPCEndpoint("eth_maxPriorityFeePerGas"), [])
+    if isinstance(answer, dict) and answer.get("error") is not None:
+        return None
+    found = answer.get("result") if isinstance(answer, dict) else answer
+    if not (isinstance(found, str) and HEX_NUMBER.fullmatch(found)):
+        raise TipUnread(
+            "the node's eth_maxPriorityFeePerGas is no quantity, the node said "
+            f"{quoted_for_model(found, 200)}"
+        )
+    return int(found, 16)

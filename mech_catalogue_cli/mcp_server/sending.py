@@ -49,7 +49,7 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, PaymentWay
 
 from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
-from .call_end_words import NOTHING_SIGNED, cancel_unsettled
+from .call_end_words import NOTHING_SIGNED, cancel_unsettled, with_approval
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .dropped import (
     DROPPED_KEY,
@@ -649,9 +649,8 @@ class RequestSender(OffchainSending):
                 except GasOverBound as exc:
                     # the mech's code, run in the request, sets the gas: refused
                     # before signing, and the mech not sent another for the window
-                    return self._remembered(
-                        gas_refusal(offer.address, exc.estimate, exc.bound)
-                    )
+                    refused = gas_refusal(offer.address, exc.estimate, exc.bound)
+                    return with_approval(self._remembered(refused), prepared)
                 except MarketError as exc:
                     # the gas estimate failed: if the price moved since it was read,
                     # or the funds (an allowance revoked), say so in words (not the
@@ -663,19 +662,21 @@ class RequestSender(OffchainSending):
                             offer.address, offer.payment_type, price
                         )
                         if changed is not None:
-                            return changed
+                            return with_approval(changed, prepared)
                         if isinstance(exc, EstimateReverted):
-                            return self._remembered(
-                                revert_refusal(
-                                    offer.address,
-                                    f"at its gas estimate{exc.within} (nothing was sent)",
-                                    exc.reason,
-                                )
+                            refused = revert_refusal(
+                                offer.address,
+                                f"at its gas estimate{exc.within} (nothing was sent)",
+                                exc.reason,
                             )
+                            return with_approval(self._remembered(refused), prepared)
                         raise
-                    return PriceRefusal(
-                        f"mech {offer.address}'s price moved from {amount(price)} to "
-                        f"{amount(again)} while the request was being prepared"
+                    return with_approval(
+                        PriceRefusal(
+                            f"mech {offer.address}'s price moved from {amount(price)} "
+                            f"to {amount(again)} while the request was being prepared"
+                        ),
+                        prepared,
                     )
                 prepared.raw_tx = signed.raw_tx
                 prepared.tx_hash = signed.tx_hash
