@@ -21,7 +21,7 @@ Shared by ``mcp`` and ``prepay``, which sign transactions
 
 import re
 from decimal import Decimal
-from typing import Any, Callable, Dict, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 
 import click
 from mech_catalogue_core.chain.presets import (
@@ -32,8 +32,10 @@ from mech_catalogue_core.chain.presets import (
 )
 
 from mech_catalogue_cli.mcp_server.fees import TipChoice
-from mech_catalogue_cli.mcp_server.market import Marketplace
 from mech_catalogue_cli.mcp_server.market_errors import DEFAULT_MAX_GAS
+
+if TYPE_CHECKING:  # web3 and the server: not for `--help`
+    from mech_catalogue_cli.mcp_server.market import Marketplace
 
 #: the units a fee per gas may be written in, and their wei
 FEE_UNITS = {"": 1, "wei": 1, "gwei": GWEI}
@@ -135,7 +137,7 @@ def chosen_min_priority_fee(preset: Optional[ChainPreset]) -> int:
 
 
 def choose_tip(
-    market: Marketplace,
+    market: "Marketplace",
     typed: Optional[int],
     preset: Optional[ChainPreset],
     devnet: bool,
