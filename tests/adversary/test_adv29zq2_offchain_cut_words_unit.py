@@ -57,11 +57,6 @@ from tests.test_mcp_call_node_deadline_unit import (  # noqa: F401 # pylint: dis
 from tests.test_mcp_paid_answer_unit import KEY, _entry
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zq2: an off-chain request signed and posted, its retry's reads cut: "
-    "the call says nothing was signed nor sent",
-)
 def test_a_cut_retry_of_a_signed_offchain_request_never_says_nothing_was_signed(
     tmp_path: Path, start_node: Callable[..., SlowNode]
 ) -> None:
