@@ -81,7 +81,7 @@ def _started(
         served.append((args, app.first_read))
 
     monkeypatch.setattr(mcp_run, "serve", serve)
-    mcp_run.start(app, "stdio", "127.0.0.1", 0, None, wait)
+    mcp_run.start(app, "stdio", "127.0.0.1", 0, None, start_wait=wait)
     return served
 
 
@@ -93,7 +93,8 @@ def test_a_read_past_the_wait_serves_at_once(monkeypatch: pytest.MonkeyPatch) ->
     served = _started(app, monkeypatch, 0.3)
     took = time.monotonic() - began
     assert 0.3 <= took < PROMPT, took
-    ((_, first),) = served
+    assert len(served) == 1
+    first = served[0][1]
     assert isinstance(first, FirstRead) and not first.done
     source.gate.set()
     assert first.ended_within(PROMPT) and first.error is None
@@ -108,7 +109,9 @@ def test_a_read_within_the_wait_is_served_as_before(
     source = GatedSource()
     source.gate.set()
     app = _server(source)
-    ((_, first),) = _started(app, monkeypatch, PROMPT)
+    served = _started(app, monkeypatch, PROMPT)
+    assert len(served) == 1
+    first = served[0][1]
     assert first is None and app.catalogue.tools
 
 
@@ -168,7 +171,10 @@ def test_listing_while_read_says_so_then_the_read_is_announced() -> None:
 
 @pytest.mark.parametrize(
     "error, level",
-    [(SourceError("the registry could not be read"), "WARNING"), (KeyError("bug"), "ERROR")],
+    [
+        (SourceError("the registry could not be read"), "WARNING"),
+        (KeyError("bug"), "ERROR"),
+    ],
     ids=["source", "bug"],
 )
 def test_a_read_failing_past_the_wait_is_logged_and_serving_goes_on(

@@ -695,7 +695,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             host,
             port,
             access,
-            start_wait,
+            start_wait=start_wait,
         )
     except CliFailure as failure:
         out.fail(failure)

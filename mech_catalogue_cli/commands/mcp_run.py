@@ -178,6 +178,7 @@ def start(  # pylint: disable=too-many-arguments
     host: str,
     port: int,
     access: Optional[HttpAccess] = None,
+    *,
     start_wait: float = START_WAIT,
 ) -> None:
     """Read the catalogue (``start_wait`` s at most), say what is served, then serve.
@@ -194,6 +195,7 @@ def start(  # pylint: disable=too-many-arguments
     :param start_wait: ``--start-wait``: seconds the start waits for the first read.
     :raises CliFailure: NO_SOURCE when the first catalogue read fails within
         ``start_wait`` (later, the failure is logged and the poll reads again).
+    :raises error: any other error of that read, as it was raised (a bug).
     """
     first = FirstRead(app.refresh)
     log = logging.getLogger("mech_catalogue.mcp")

@@ -86,12 +86,7 @@ from .market_errors import (
     RequestReverted,
     StateUnavailable,
 )
-from .node_deadline import (
-    CallBoundSession,
-    failure_words,
-    reads_within,
-    refuse_spent,
-)
+from .node_deadline import CallBoundSession, failure_words, reads_within, refuse_spent
 from .node_words import node_said
 from .raw_blocks import block_numbers
 

@@ -622,7 +622,9 @@ class OffchainSending:
             )
         except MarketError as exc:  # before signing: no new request
             if retry is not None and signed_parts(retry.entry).settleable:
-                raise MarketError(f"{exc}; {offchain_signed_words(retry.entry)}") from exc
+                raise MarketError(
+                    f"{exc}; {offchain_signed_words(retry.entry)}"
+                ) from exc
             raise MarketError(
                 f"{exc}; nothing was signed nor posted for this call: call again "
                 "with the same arguments"

@@ -75,8 +75,8 @@ from .call_identity import (
 from .checked_definitions import CHECKED
 from .delivery import DeliveryReader
 from .discovery import Discovery
-from .first_read import CATALOGUE_META_KEY, READING_NOTE, FirstRead
 from .dropped import NeverMined, NotFinal, held_pause
+from .first_read import CATALOGUE_META_KEY, READING_NOTE, FirstRead
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
@@ -317,7 +317,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             await anyio.sleep(FIRST_READ_CHECK)
         self.first_read = None
         if first.error is None:
-            LOGGER.info("the catalogue's first read ended: %d tools listed", len(self.listed.tools))
+            LOGGER.info(
+                "the catalogue's first read ended: %d tools listed",
+                len(self.listed.tools),
+            )
             await self.announce()
         elif isinstance(first.error, SourceError):
             LOGGER.warning("the catalogue's first read failed: %s", first.error)
@@ -390,7 +393,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         return types.ListToolsResult(
             tools=[types.Tool.model_validate(tool) for tool in tools],
             next_cursor=cursor,
-            meta=(
+            _meta=(
                 {CATALOGUE_META_KEY: READING_NOTE}
                 if self.first_read is not None
                 else None

@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import anyio
-import pytest
 
 from mech_catalogue_cli.mcp_server.call_end_words import NOTHING_SIGNED, cut_words
 from mech_catalogue_cli.mcp_server.market import MarketError

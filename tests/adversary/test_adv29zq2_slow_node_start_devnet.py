@@ -38,6 +38,10 @@ a budget of its own, or ``initialize`` answered and the catalogue announced with
 ``list_changed`` once read). Fix direction: a whole-read deadline for the catalogue's
 reads (as :mod:`.node_deadline` for a call, or as ``CODE_READ_BUDGET_TIMEOUTS`` for the
 code pointers), and/or serving before the first read completes.
+
+Fixed (fix29zy): the start waits ``--start-wait`` for the first read, then serves with
+none listed (said in ``tools/list``'s ``_meta``) and announces the catalogue once read;
+this test gives a 4 s wait and lets the node answer at once after the first listing.
 """
 
 import threading
@@ -99,6 +103,7 @@ def test_a_slow_node_holds_no_start_past_its_wait(
     """
     node = SlowNode()
     proxy.rpc_answer = node
+
     async def main() -> Any:
         began = time.monotonic()
         client = stdio_client(
