@@ -29,6 +29,7 @@ import pytest
 from mech_catalogue_cli.mcp_server.call_end_words import (
     NOTHING_SIGNED,
     cut_words,
+    nothing_new_words,
     unresumed_words,
 )
 from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry
@@ -156,3 +157,12 @@ def test_a_cut_error_naming_its_request_is_kept_as_it_is(tmp_path: Path) -> None
     journal.save(_offchain_entry())
     named = _cut(f"; off-chain request {REQUEST_ID} was signed")
     assert anyio.run(cut_words, named, journal, KEY) is None
+
+
+def test_a_failure_before_a_new_request_names_the_earlier_settleable_one() -> None:
+    """Nothing new signed: said so, unless an earlier off-chain request may settle."""
+    assert nothing_new_words(None) == NOTHING_SIGNED
+    assert nothing_new_words(_entry(status="prepared")) == NOTHING_SIGNED
+    assert nothing_new_words(_offchain_entry(passed=True)) == NOTHING_SIGNED
+    words = nothing_new_words(_offchain_entry())
+    assert REQUEST_ID in words and "Nothing more was signed now" in words

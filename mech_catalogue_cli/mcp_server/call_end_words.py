@@ -89,6 +89,18 @@ def offchain_signed_words(entry: JournalEntry) -> str:
     )
 
 
+def nothing_new_words(entry: Optional[JournalEntry]) -> str:
+    """What a call that failed before signing a new request says it signed (pure).
+
+    :param entry: the call's earlier entry (None: none).
+    :return: :data:`NOTHING_SIGNED`, or the earlier off-chain requests its mech may
+        still settle (:func:`offchain_signed_words`) when the entry holds some.
+    """
+    if entry is not None and signed_parts(entry).settleable:
+        return offchain_signed_words(entry)
+    return NOTHING_SIGNED
+
+
 async def cut_words(exc: MarketError, journal: Journal, key: str) -> Optional[str]:
     """What to add to an error of a send cut by the call's end (None: nothing).
 
