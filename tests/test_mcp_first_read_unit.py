@@ -194,4 +194,13 @@ def test_a_read_failing_past_the_wait_is_logged_and_serving_goes_on(
     with caplog.at_level(logging.INFO, logger="mech_catalogue.mcp"):
         anyio.run(app._first_read_ended)  # pylint: disable=protected-access
     assert not announced and app.first_read is None and not app.catalogue.tools
+
+    async def listed() -> Any:
+        async with Client(app.server) as client:
+            return await client.list_tools(cache_mode="refresh")
+
+    still = anyio.run(listed)  # said until a read succeeds
+    assert (
+        not still.tools and (still.meta or {}).get(CATALOGUE_META_KEY) == READING_NOTE
+    )
     assert [r.levelname for r in caplog.records if "first read" in r.message] == [level]

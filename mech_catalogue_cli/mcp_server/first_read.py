@@ -21,8 +21,9 @@ answered ``initialize`` (adv29zq2 S1; MCP hosts give up on a server after about 
 minute). So the read runs in a thread of its own (:class:`FirstRead`) and the start
 waits for it ``--start-wait`` seconds at most; past that the server serves with no
 tool listed (``tools/list`` says in its ``_meta`` that the catalogue is still being
-read: :data:`READING_NOTE`), and once the read ends the server's poll announces it
-(``notifications/tools/list_changed``). ``tools/list`` never waits on the node.
+read, :data:`READING_NOTE`, until a read succeeds), and once the read ends the
+server's poll announces it (``notifications/tools/list_changed``). ``tools/list``
+never waits on the node.
 """
 
 import threading

@@ -393,11 +393,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         return types.ListToolsResult(
             tools=[types.Tool.model_validate(tool) for tool in tools],
             next_cursor=cursor,
-            _meta=(
-                {CATALOGUE_META_KEY: READING_NOTE}
-                if self.first_read is not None
-                else None
-            ),
+            # until a read succeeds (one failing past --start-wait is read again)
+            _meta={CATALOGUE_META_KEY: READING_NOTE} if not self._read_once else None,
         )
 
     async def _given_up_mechs(self, listing: bool = False) -> Dict[str, Hold]:
