@@ -36,6 +36,7 @@ from mech_catalogue_core.model.payment import (
 )
 from mech_catalogue_core.model.references import DOCS_URL
 
+from mech_catalogue_cli.mcp_server.first_read import START_WAIT
 from mech_catalogue_cli.mcp_server.http_access import (
     REMOTE_REFUSED,
     HttpAccess,
@@ -426,6 +427,14 @@ def guarded_http(  # pylint: disable=too-many-arguments
     help="Seconds between catalogue reads (tools/list_changed on a new digest).",
 )
 @click.option(
+    "--start-wait",
+    type=click.FloatRange(min=0.1),
+    default=START_WAIT,
+    show_default=True,
+    help="Seconds the start waits for the first catalogue read; past that the server "
+    "serves with no tool listed, and sends tools/list_changed once it is read.",
+)
+@click.option(
     "--page-size",
     type=click.IntRange(min=1),
     default=50,
@@ -532,6 +541,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     io_timeout: float,
     delivery_poll: float,
     poll: float,
+    start_wait: float,
     page_size: int,
     discovery: str,
     offchain: str,
@@ -581,6 +591,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param io_timeout: ``--io-timeout``.
     :param delivery_poll: ``--delivery-poll``.
     :param poll: ``--poll``.
+    :param start_wait: ``--start-wait``.
     :param page_size: ``--page-size``.
     :param discovery: ``--discovery``.
     :param offchain: ``--offchain``.
@@ -687,6 +698,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             host,
             port,
             access,
+            start_wait=start_wait,
         )
     except CliFailure as failure:
         out.fail(failure)

@@ -32,6 +32,7 @@ from mech_catalogue_core.chain.registry import (
     parse_registry_sources,
 )
 
+from mech_catalogue_cli.mcp_server.first_read import START_WAIT, FirstRead
 from mech_catalogue_cli.mcp_server.http_access import HttpAccess
 from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.market import DEFAULT_MAX_GAS, Marketplace
@@ -171,28 +172,50 @@ def paying_market(
     return market, Journal(Path(state_dir))
 
 
-def start(
+def start(  # pylint: disable=too-many-arguments
     app: MechToolServer,
     transport: str,
     host: str,
     port: int,
     access: Optional[HttpAccess] = None,
+    *,
+    start_wait: float = START_WAIT,
 ) -> None:
-    """Read the catalogue once, say what is served (stderr), then serve until stopped.
+    """Read the catalogue (``start_wait`` s at most), say what is served, then serve.
+
+    A first read still running after ``start_wait`` seconds goes on in the background
+    (:mod:`.first_read`): the server serves at once with no tool listed, and announces
+    the catalogue (``notifications/tools/list_changed``) once read.
 
     :param app: the server.
     :param transport: ``stdio`` or ``http``.
     :param host: the HTTP bind address.
     :param port: the HTTP port.
     :param access: the HTTP endpoint's guard (None for stdio).
-    :raises CliFailure: NO_SOURCE when the first catalogue read fails.
+    :param start_wait: ``--start-wait``: seconds the start waits for the first read.
+    :raises CliFailure: NO_SOURCE when the first catalogue read fails within
+        ``start_wait`` (later, the failure is logged and the poll reads again).
+    :raises error: any other error of that read, as it was raised (a bug).
     """
-    try:
-        app.refresh()
-    except SourceError as exc:
-        raise CliFailure(NO_SOURCE, str(exc)) from exc
+    first = FirstRead(app.refresh)
+    log = logging.getLogger("mech_catalogue.mcp")
+    if not first.ended_within(start_wait):
+        app.first_read = first
+        log.warning(
+            "the catalogue is still being read after %s s (--start-wait; a slow "
+            "node?): serving over %s with no tool listed until it is read "
+            "(notifications/tools/list_changed then)",
+            start_wait,
+            transport,
+        )
+        anyio.run(serve, app, transport, host, port, access)
+        return
+    if isinstance(first.error, SourceError):
+        raise CliFailure(NO_SOURCE, str(first.error)) from first.error
+    if first.error is not None:
+        raise first.error
     settings, market = app.settings, app.market
-    logging.getLogger("mech_catalogue.mcp").info(
+    log.info(
         "listing %d of the catalogue's %d tools (%s; catalogue %s) over %s; "
         "requester %s%s",
         len(app.listed.tools),

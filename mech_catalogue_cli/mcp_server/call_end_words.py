@@ -26,6 +26,7 @@ from .journal import Journal, JournalEntry, JournalError, loaded
 from .market_errors import MarketError
 from .node_deadline import time_spent
 from .payment import APPROVAL_KEY, approval_record
+from .signed_parts import signed_parts
 
 #: a refusal of an offer (a ``str`` with fields: :class:`.offchain_sending.PriceRefusal`)
 R = TypeVar("R", bound=str)
@@ -42,10 +43,13 @@ def unresumed_words(entry: Optional[JournalEntry]) -> str:
     :param entry: the call's journal entry (None: none; else one not known to be sent).
     :return: nothing signed; or the token approval sent for the call before its
         request was signed (:func:`approval_words`); or the signed request that may be
-        on chain, and that a call with the same arguments looks again without paying
-        twice.
+        on chain (or held by its mech: :func:`offchain_signed_words`), and that a call
+        with the same arguments looks again without paying twice.
     """
-    if entry is None or not entry.raw_tx:
+    signed = signed_parts(entry)
+    if entry is not None and signed.offchain and not signed.transaction:
+        return offchain_signed_words(entry)
+    if entry is None or not signed.transaction:
         return approval_words(entry) or NOTHING_SIGNED
     return (
         f"request {entry.request_id} (tx {entry.tx_hash}) was signed and journalled "
@@ -95,6 +99,55 @@ def with_approval(refusal: R, entry: JournalEntry) -> R:
     return said
 
 
+def offchain_signed_words(entry: JournalEntry) -> str:
+    """What a call says of its off-chain requests it could not look up (pure).
+
+    Each was signed and journalled before its post: its mech may hold it and settle it
+    on chain against the prepaid balance whatever it answered, until the requester's
+    marketplace nonce passes it. A call again looks them up first and signs again, if
+    at all, at the same nonce, which only one request can take: never paid twice.
+
+    :param entry: the call's entry, an off-chain request signed
+        (:attr:`.signed_parts.SignedParts.offchain`).
+    :return: the requests its mech may still settle (id, mech, nonce), or that those
+        signed can no longer be; and that a call with the same arguments does not
+        pay twice.
+    """
+    settleable = signed_parts(entry).settleable
+    if not settleable:
+        return (
+            f"the off-chain requests signed for this call before (request "
+            f"{entry.request_id}) can no longer be settled: the requester's marketplace "
+            "nonce passed them, so nothing was paid for them; nothing was signed now: "
+            "call again with the same arguments"
+        )
+    said = ", ".join(
+        f"{hold.request_id} to mech {hold.mech} (marketplace nonce {hold.nonce})"
+        for hold in settleable
+    )
+    many = len(settleable) > 1
+    return (
+        f"off-chain request{'s' if many else ''} {said} {'were' if many else 'was'} "
+        "signed and journalled before this call; its mech may hold it and still settle "
+        "it against the prepaid balance. Nothing "
+        "more was signed now: call again with the same arguments to check it (that "
+        "will not pay twice)"
+    )
+
+
+def nothing_new_words(entry: Optional[JournalEntry]) -> str:
+    """What a call that failed before signing a new request says it signed (pure).
+
+    :param entry: the call's earlier entry (None: none).
+    :return: :data:`NOTHING_SIGNED`, or the earlier off-chain requests its mech may
+        still settle (:func:`offchain_signed_words`) when the entry holds some, or the
+        token approval sent for it (:func:`approval_words`).
+    """
+    if entry is not None and signed_parts(entry).settleable:
+        return offchain_signed_words(entry)
+    return approval_words(entry) or NOTHING_SIGNED
+
+
 async def cut_words(exc: MarketError, journal: Journal, key: str) -> Optional[str]:
     """What to add to an error of a send cut by the call's end (None: nothing).
 
@@ -123,6 +176,8 @@ async def cut_words(exc: MarketError, journal: Journal, key: str) -> Optional[st
         return None
     if entry is not None and entry.tx_hash and entry.tx_hash in str(exc):
         return None
+    if entry is not None and entry.request_id and entry.request_id in str(exc):
+        return None  # named already (an off-chain retry's sentence)
     return unresumed_words(entry)
 
 

@@ -89,7 +89,7 @@ from .market_errors import (
     RequestReverted,
     StateUnavailable,
 )
-from .node_deadline import CallBoundSession, reads_within, refuse_spent, spent_words
+from .node_deadline import CallBoundSession, failure_words, reads_within, refuse_spent
 from .node_words import node_said
 from .raw_blocks import block_numbers, node_tip
 
@@ -244,7 +244,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             raise MarketError(
                 f"MechMarketplace {self.address}.{name} failed through "
                 f"{redacted_url(self.rpc_url)}: "
-                f"{spent_words(exc) or type(exc).__name__}"
+                f"{failure_words(exc)}"
             ) from exc
 
     def sign_hash(self, digest: bytes) -> str:
@@ -607,7 +607,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         except OSError as exc:
             raise MarketError(
                 f"the final block could not be read from {redacted_url(self.rpc_url)}: "
-                f"{type(exc).__name__}"
+                f"{failure_words(exc)}"
             ) from exc
         except (ValueError, Web3Exception) as exc:  # the head's read: a node's error
             raise MarketError(self._node_error("the final block", exc)) from exc
@@ -634,7 +634,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         except OSError as exc:
             raise MarketError(
                 f"the account's transaction count at block {block} could not be read "
-                f"from {redacted_url(self.rpc_url)}: {type(exc).__name__}"
+                f"from {redacted_url(self.rpc_url)}: {failure_words(exc)}"
             ) from exc
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # ValueError, and web3 7's Web3RPCError (no ValueError): the node's answer

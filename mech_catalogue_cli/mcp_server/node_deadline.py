@@ -87,6 +87,16 @@ def spent_words(exc: Optional[BaseException]) -> Optional[str]:
     return None
 
 
+def failure_words(exc: BaseException) -> str:
+    """Why a node read failed, in the server's words: never a stranger's text.
+
+    :param exc: the read's error.
+    :return: the call's time ending in the server's sentence (:func:`spent_words`)
+        when that cut it, else the error's type name (``ConnectionError``...).
+    """
+    return spent_words(exc) or type(exc).__name__
+
+
 def time_spent(exc: Optional[BaseException]) -> bool:
     """Whether an error, or one it came from, is a call's time ending.
 

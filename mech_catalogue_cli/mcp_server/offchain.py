@@ -81,6 +81,7 @@ from mech_catalogue_cli.adapters.http import (
 
 from .journal import Journal, JournalEntry, JournalError
 from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
+from .node_deadline import failure_words
 from .outstanding import PASSED_SEEN_KEY, holds_of, owner_text, passed_seen
 from .payment import TokenPayer
 from .spend_cap import PaidRecord, passed_unseen
@@ -182,7 +183,7 @@ class OffchainPoster:
             except Exception as exc:  # pylint: disable=broad-exception-caught
                 # ValueError, OSError, web3's RPC errors: the URL is never quoted
                 raise MarketError(
-                    f"the chain id could not be read ({type(exc).__name__}); "
+                    f"the chain id could not be read ({failure_words(exc)}); "
                     "nothing was posted"
                 ) from exc
         return self._chain_id
@@ -204,7 +205,7 @@ class OffchainPoster:
                 code = bytes(self.market.w3.eth.get_code(self.market.requester))
             except Exception as exc:  # pylint: disable=broad-exception-caught
                 # web3's RPC errors, OSError: not cached, the URL is never quoted
-                return f"the requester's code could not be read ({type(exc).__name__})"
+                return f"the requester's code could not be read ({failure_words(exc)})"
             self._signer_refusal = (
                 f"the requester {self.market.requester} is a contract ({len(code)} "
                 "bytes of code: a Safe, a smart account or an EIP-7702 delegation); "

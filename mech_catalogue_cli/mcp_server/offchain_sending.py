@@ -45,6 +45,7 @@ from mech_catalogue_core.model.payment import payment_terms
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .auto_prepay import AutoPrepayer
+from .call_end_words import offchain_signed_words
 from .ipfs import payload_bytes
 from .journal import Journal, JournalEntry, loaded, recorded, saved
 from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
@@ -79,6 +80,7 @@ from .outstanding import (
     stranding_text,
 )
 from .settings import CallSettings, PhaseTimer
+from .signed_parts import signed_parts
 from .source import ServedTool
 from .spend_cap import PaidRecord, SpendLedger, passed_unseen
 from .spending import JournalIndex
@@ -618,7 +620,11 @@ class OffchainSending:
                 offer.endpoint,
                 nonce,
             )
-        except MarketError as exc:  # before signing: no one holds a request
+        except MarketError as exc:  # before signing: no new request
+            if retry is not None and signed_parts(retry.entry).settleable:
+                raise MarketError(
+                    f"{exc}; {offchain_signed_words(retry.entry)}"
+                ) from exc
             raise MarketError(
                 f"{exc}; nothing was signed nor posted for this call: call again "
                 "with the same arguments"

@@ -49,6 +49,7 @@ from web3 import Web3
 
 from .journal import JournalEntry, JournalError
 from .market import MarketError, Marketplace, SignedRequest
+from .node_deadline import failure_words
 
 #: ``extra`` key of a journal entry holding the call's approval
 APPROVAL_KEY = "approval"
@@ -201,7 +202,7 @@ class TokenPayer:
             # ContractLogicError, BadFunctionCallOutput, ValueError, OSError, Web3RPCError
             raise MarketError(
                 f"the funds for payment type {payment_type} could not be read "
-                f"({type(exc).__name__}); nothing was sent: call again later"
+                f"({failure_words(exc)}); nothing was sent: call again later"
             ) from exc
 
     def _subscription_funds(self, tracker: str, prepaid: int) -> Funds:

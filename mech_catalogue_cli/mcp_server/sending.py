@@ -49,7 +49,7 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, PaymentWay
 
 from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
-from .call_end_words import NOTHING_SIGNED, cancel_unsettled, with_approval
+from .call_end_words import cancel_unsettled, nothing_new_words, with_approval
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .dropped import (
     DROPPED_KEY,
@@ -624,7 +624,7 @@ class RequestSender(OffchainSending):
                         extra=dict(carried),
                     )
                 except MarketError as exc:
-                    raise MarketError(f"{exc}; {NOTHING_SIGNED}") from exc
+                    raise MarketError(f"{exc}; {nothing_new_words(entry)}") from exc
                 # funds read now; a token offer: approve exactly the shortfall
                 # (journalled first); native: value = what the prepaid balance lacks
                 short, value = self._ready_to_pay(

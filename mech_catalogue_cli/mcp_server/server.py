@@ -76,6 +76,7 @@ from .checked_definitions import CHECKED
 from .delivery import DeliveryReader
 from .discovery import Discovery
 from .dropped import NeverMined, NotFinal, held_pause
+from .first_read import CATALOGUE_META_KEY, READING_NOTE, FirstRead
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
@@ -113,6 +114,8 @@ from .tasks import CallTasks
 from .unsettled import given_up_mechs, tried_last, tried_last_meta
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
+#: seconds between looks at a first read still running (:meth:`MechToolServer.poll`)
+FIRST_READ_CHECK = 0.25
 SERVER_NAME = "mech-catalogue"
 
 #: what the server notifies a handshake-era client of: its tool list changes with the
@@ -181,6 +184,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             {}
         )  # MCP name -> why its new definition is refused
         self._read_once = False
+        # the first read still running past --start-wait (None: read, or not begun)
+        self.first_read: Optional[FirstRead] = None
         self.served_names = ServedNames()
         self.ledger = SpendLedger(settings.max_spend, window=settings.spend_window)
         self.bus = InMemorySubscriptionBus()
@@ -283,7 +288,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         return True
 
     async def poll(self) -> None:
-        """Re-read the source forever; announce a changed catalogue."""
+        """Re-read the source forever; announce a changed catalogue.
+
+        A first read still running at start (:attr:`first_read`) is waited for first,
+        and announced when it read the catalogue.
+        """
+        await self._first_read_ended()
         while True:
             await anyio.sleep(self.settings.poll_seconds)
             try:
@@ -297,6 +307,28 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 continue
             if changed:
                 await self.announce()
+
+    async def _first_read_ended(self) -> None:
+        """Wait for a first read past ``--start-wait``; announce what it read."""
+        first = self.first_read
+        if first is None:
+            return
+        while not first.done:
+            await anyio.sleep(FIRST_READ_CHECK)
+        self.first_read = None
+        if first.error is None:
+            LOGGER.info(
+                "the catalogue's first read ended: %d tools listed",
+                len(self.listed.tools),
+            )
+            await self.announce()
+        elif isinstance(first.error, SourceError):
+            LOGGER.warning("the catalogue's first read failed: %s", first.error)
+        else:
+            LOGGER.error(
+                "the catalogue's first read failed (a bug; report it)",
+                exc_info=first.error,
+            )
 
     async def announce(self) -> None:
         """Tell every listener the tool list changed."""
@@ -361,6 +393,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         return types.ListToolsResult(
             tools=[types.Tool.model_validate(tool) for tool in tools],
             next_cursor=cursor,
+            # until a read succeeds (one failing past --start-wait is read again)
+            _meta={CATALOGUE_META_KEY: READING_NOTE} if not self._read_once else None,
         )
 
     async def _given_up_mechs(self, listing: bool = False) -> Dict[str, Hold]:

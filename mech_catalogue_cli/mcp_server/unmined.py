@@ -44,6 +44,7 @@ from .market import MarketError, Marketplace
 from .mined_reverts import never_paid, own_revert
 from .outstanding import owner_text
 from .raw_blocks import block_numbers
+from .signed_parts import signed_parts
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 #: seconds a node's block time may be past the server's clock and be believed: clocks
@@ -133,7 +134,7 @@ def unmined_nonce(entry: JournalEntry) -> int:
         :func:`mined_fate` is not journalled, and that says whose it is
         (:func:`owner_of_entry`: an older entry is dated as before); else -1.
     """
-    signed = bool(entry.raw_tx) and entry.account_nonce >= 0
+    signed = signed_parts(entry).transaction and entry.account_nonce >= 0
     if not signed or "offchain" in entry.extra or not owner_of_entry(entry):
         return -1
     if own_revert(entry) is not None or never_paid(entry) or mined_fate(entry)[0]:
@@ -153,7 +154,7 @@ def never_signed(entry: JournalEntry) -> bool:
     return (
         "offchain" not in entry.extra
         and entry.status == CallStatus.PREPARED
-        and not entry.raw_tx
+        and not signed_parts(entry).request
         and not entry.tx_hash
     )
 
