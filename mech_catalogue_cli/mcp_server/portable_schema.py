@@ -29,7 +29,12 @@ So the mech's schema is listed only with keywords whose meaning those validators
 the listed schema, which only makes it accept more. Where leaving a keyword out would
 make it accept less (a ``not`` or a ``oneOf`` branch that lost one, an ``items`` after
 ``prefixItems``, ``additionalProperties`` beside ``patternProperties``), the enclosing
-keyword is left out (or ``oneOf`` listed as ``anyOf``) too. The server still checks an
+keyword is left out (or ``oneOf`` listed as ``anyOf``) too. A reading that hangs on
+JavaScript's object model or on a number's text is not shared: Ajv tests a property as
+``data[name] !== undefined`` (so a name of :data:`INHERITED_NAMES` is present in every
+object) and a multiple as ``q !== parseInt(q)`` (``parseInt`` reads ``1e+21`` as 1), so
+such names are left out of ``properties`` and ``required``, and ``multipleOf`` is not
+listed (adv29zr2). The server still checks an
 answer against the mech's whole schema (``ServedTool.answer_schema``): what it returns
 structured passed that check, so it matches the laxer listed schema under every client.
 Nothing here is a regular expression, compiled or run.
