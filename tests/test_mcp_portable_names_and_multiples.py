@@ -66,7 +66,10 @@ def _delivered_to_all(output: Dict[str, Any], answer: Any) -> Dict[str, Any]:
     result = _delivered(tool, answer)
     assert result.is_error is False
     _clients_accept(tools, result)
-    return {"structured": _structured(result), "note": _server_part(tool.tool["description"])}
+    return {
+        "structured": _structured(result),
+        "note": _server_part(tool.tool["description"]),
+    }
 
 
 @pytest.mark.parametrize("name", sorted(INHERITED_NAMES))

@@ -32,8 +32,6 @@ text when a client would refuse its structure), paid once.
 import json
 from pathlib import Path
 
-import pytest
-
 from scripts.devnet import Devnet
 from tests.adversary.adv29zy_ts_clients import ts_paid_calls
 from tests.adversary.test_mcp_paid_answer import _paid_mechs, _responder
