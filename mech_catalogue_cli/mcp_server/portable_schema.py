@@ -29,7 +29,12 @@ So the mech's schema is listed only with keywords whose meaning those validators
 the listed schema, which only makes it accept more. Where leaving a keyword out would
 make it accept less (a ``not`` or a ``oneOf`` branch that lost one, an ``items`` after
 ``prefixItems``, ``additionalProperties`` beside ``patternProperties``), the enclosing
-keyword is left out (or ``oneOf`` listed as ``anyOf``) too. The server still checks an
+keyword is left out (or ``oneOf`` listed as ``anyOf``) too. A reading that hangs on
+JavaScript's object model or on a number's text is not shared: Ajv tests a property as
+``data[name] !== undefined`` (so a name of :data:`INHERITED_NAMES` is present in every
+object) and a multiple as ``q !== parseInt(q)`` (``parseInt`` reads ``1e+21`` as 1), so
+such names are left out of ``properties`` and ``required``, and ``multipleOf`` is not
+listed (adv29zr2). The server still checks an
 answer against the mech's whole schema (``ServedTool.answer_schema``): what it returns
 structured passed that check, so it matches the laxer listed schema under every client.
 Nothing here is a regular expression, compiled or run.
@@ -56,7 +61,6 @@ PORTABLE_VALUES = frozenset(
         "maximum",
         "exclusiveMinimum",
         "exclusiveMaximum",
-        "multipleOf",
         "minLength",
         "maxLength",
         "minItems",
@@ -88,6 +92,27 @@ ANNOTATIONS = frozenset(
         "contentSchema",
     }
 )
+#: the names every JavaScript object has (ECMA-262 section 20.1.3, ``Object.prototype``,
+#: with Annex B's ``__proto__`` and accessor methods): Ajv tests a property as
+#: ``data[name] !== undefined``, so it reads these as present in every object
+INHERITED_NAMES = frozenset(
+    {
+        "constructor",
+        "hasOwnProperty",
+        "isPrototypeOf",
+        "propertyIsEnumerable",
+        "toLocaleString",
+        "toString",
+        "valueOf",
+        "__proto__",
+        "__defineGetter__",
+        "__defineSetter__",
+        "__lookupGetter__",
+        "__lookupSetter__",
+    }
+)
+#: how properties left out for :data:`INHERITED_NAMES` are said
+INHERITED_NAMES_SAID = "properties named as members of every JavaScript object"
 #: keywords named when left out (any other is said as "keywords this server does not
 #: list"; its name is a stranger's text)
 NAMED_KEYWORDS = frozenset(
@@ -114,6 +139,7 @@ NAMED_KEYWORDS = frozenset(
         "not",
         "oneOf",
         "enum",
+        "multipleOf",
         *PORTABLE_VALUES,
         *PORTABLE_LISTS,
         *PORTABLE_SUBSCHEMAS,
@@ -274,6 +300,12 @@ def _listed_keyword(
     :param said: the keywords left out so far (added to).
     :return: ``(listed value, looser)``, or None to leave it out.
     """
+    if key in ("properties", "required") and _names_inherited(value):
+        said.add(INHERITED_NAMES_SAID)
+        listed = _listed_keyword(
+            key, _without_inherited_names(value), definitions, said
+        )
+        return None if listed is None else (listed[0], True)
     if key in PORTABLE_VALUES:
         return (value, False) if _VALUE_RULES[key](value) else None
     if key in PORTABLE_SUBSCHEMAS and _is_schema(value):
@@ -318,12 +350,24 @@ def _now_stricter(
         del out["items"]
         lost.append("items")
     if (
-        "patternProperties" in node
-        and out.get("additionalProperties", True) is not True
-    ):
+        "patternProperties" in node or _names_inherited(node.get("properties"))
+    ) and out.get("additionalProperties", True) is not True:
         del out["additionalProperties"]
         lost.append("additionalProperties")
     return lost
+
+
+def _names_inherited(value: Any) -> bool:
+    """Whether a ``properties`` map or a ``required`` list names an inherited member."""
+    names = value if isinstance(value, (Mapping, list)) else ()
+    return any(isinstance(name, str) and name in INHERITED_NAMES for name in names)
+
+
+def _without_inherited_names(value: Any) -> Any:
+    """A ``properties`` map or ``required`` list without :data:`INHERITED_NAMES`."""
+    if isinstance(value, Mapping):
+        return {k: v for k, v in value.items() if k not in INHERITED_NAMES}
+    return [name for name in value if name not in INHERITED_NAMES]
 
 
 def _is_schema(value: Any) -> bool:
@@ -377,7 +421,6 @@ _VALUE_RULES: Dict[str, Callable[[Any], bool]] = {
     "uniqueItems": lambda value: isinstance(value, bool),
     "description": lambda value: isinstance(value, str),
     "title": lambda value: isinstance(value, str),
-    "multipleOf": lambda value: _is_bound(value) and value > 0,
     **{key: _is_bound for key in ("minimum", "maximum")},
     **{key: _is_bound for key in ("exclusiveMinimum", "exclusiveMaximum")},
     **{f"{end}{what}": _is_count for end in ("min", "max") for what in _COUNTED},
