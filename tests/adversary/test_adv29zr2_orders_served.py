@@ -55,10 +55,6 @@ SERVED = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zr2: funds orders and secret requests as question/advice/duty served",
-)
 @pytest.mark.parametrize("case", sorted(SERVED))
 def test_an_order_or_secret_request_in_a_description_is_not_served(case: str) -> None:
     """Withheld or refused: never the stranger's sentence as written."""
