@@ -49,6 +49,7 @@ from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import tool_text_problems
 
 from .definition_checks import (
+    duty_refusal,
     hidden_text_refusal,
     name_refusal,
     reserved_refusal,
@@ -150,7 +151,8 @@ class CheckedDefinitions:
             :func:`.definition_checks.secret_request_refusal`,
             :func:`.definition_checks.hidden_text_refusal`,
             :func:`.definition_checks.withheld_refusal`,
-            :func:`.definition_checks.name_refusal` and
+            :func:`.definition_checks.name_refusal`,
+            :func:`.definition_checks.duty_refusal` and
             :func:`.definition_checks.reserved_refusal` that refuses, or None.
         """
         mech_tool = mech_tool or name
@@ -162,6 +164,7 @@ class CheckedDefinitions:
                 or hidden_text_refusal(entry)
                 or withheld_refusal(entry)
                 or name_refusal(mech_tool, name)
+                or duty_refusal(entry)
                 or reserved_refusal(name)
             )
 
