@@ -196,6 +196,9 @@ ALLOWED_CACHES = {
     # a definition's text checks by the digest of what they read: a listing is
     # recomputed at each catalogue change, most definitions unchanged (perf29c)
     ("mcp_server/checked_definitions.py", "BoundedMemo"),
+    # an envelope's listing check by the envelope: every tool is listed again at each
+    # refresh, and compiling one cost 3-6 ms (fix29zs)
+    ("mcp_server/answer_envelope.py", "bounded_memo"),
 }
 
 

@@ -302,7 +302,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     DUPLICATE_ARGUMENT: "two arguments share an identifier; which one the mech reads is unknown, so the tool is withheld",
     UNKNOWN_ARGUMENT_TYPE: "an argument's type is not in the vocabulary; it is treated as `any`",
     INVALID_ARGUMENT_SCHEMA: "an argument's JSON Schema is not a valid schema (it is replaced by the type's), or `input.schema` is not an object schema with `properties` (it is ignored; the tool is offered untyped)",
-    INVALID_OUTPUT_SCHEMA: "a tool's output schema is not a valid JSON Schema, or a reference in it resolves nowhere; it is dropped (the tool is offered without structured output)",
+    INVALID_OUTPUT_SCHEMA: "a tool's output schema is not a valid JSON Schema, or a reference in it resolves nowhere or is a `$dynamicRef`/`$recursiveRef`; it is dropped (the tool is offered without structured output)",
     LOOKALIKE_TOOL_NAME: "a tool name looks like another tool's name of the catalogue, or holds invisible characters",
     SCHEMA_BUDGET_EXCEEDED: "a schema expands past its inline budget when its references are resolved; it is taken as any value",
     TEXT_TOO_LONG: "a description or other text field exceeds its length cap; it is truncated",
