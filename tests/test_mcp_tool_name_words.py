@@ -36,12 +36,10 @@ from mech_catalogue_core.model.model_orders import orders_to_model
 from mech_catalogue_core.model.problems import INSTRUCTION_LIKE_TEXT
 from mech_catalogue_core.model.quoted_text import sentence_for_model
 from mech_catalogue_core.model.tool import Tool
-from mech_catalogue_core.model.untrusted_text import (
-    NAME_ORDERS_SAID,
-    tool_text_problems,
-)
+from mech_catalogue_core.model.untrusted_text import tool_text_problems
 from mech_catalogue_core.model.withheld_text import (
     INSTRUCTION_PLACEHOLDER,
+    NAME_ORDERS_SAID,
     SECRET_PLACEHOLDER,
     name_placeholder,
 )

@@ -289,7 +289,7 @@ def _portable(
     return out, bool(looser or lost)
 
 
-def _listed_keyword(
+def _listed_keyword(  # pylint: disable=too-many-return-statements
     key: Any, value: Any, definitions: Mapping[str, bool], said: Set[str]
 ) -> Optional[Tuple[Any, bool]]:
     """One keyword as listed, and whether it accepts more than the mech's.

@@ -198,7 +198,7 @@ EARLIER_LISTING = (
 )
 
 
-async def structured_or_why(
+async def structured_or_why(  # pylint: disable=too-many-return-statements
     tool: ServedTool, body: bytes, held: Held = NEVER_LISTED
 ) -> Tuple[Any, str]:
     """The response as the structured ``answer`` when it validates against its schema.

@@ -29,11 +29,14 @@ import shutil
 import subprocess  # nosec B404: our own script
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 
 from tests.adversary.adv29zu_clients import inspector
+from tests.adversary.test_mcp_paid_answer import _paid_mechs, _responder
+from tests.adversary.tides_manifest import TIDES, tides_manifest
+from tests.devnet.mcp_helpers import _env, command, market_nonce
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).parent / "js" / "adv29zy_ts_check.mjs"
@@ -123,3 +126,43 @@ def ts_paid_calls(
     assert done.stdout.strip(), done.stderr[-3000:]
     seen: Dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return seen
+
+
+def ts_paid_answer_devnet(
+    devnet: Any, tmp_path: Path, output_schema: Dict[str, Any], delivered: Any
+) -> Tuple[List[Any], List[Any]]:
+    """One paid ``tide-table`` call (and its free re-read) by the TS client, on the devnet.
+
+    The chosen mech's service hash is moved to a ``tide-table`` manifest declaring
+    ``output_schema``; the stand-in responder delivers ``delivered`` as JSON.
+
+    :param devnet: the devnet (a ``chain_snapshot``).
+    :param tmp_path: the test's folder (the server's state).
+    :param output_schema: the tool's declared output schema.
+    :param delivered: the mech's answer (JSON-serialisable).
+    :return: ``(results, errors)`` of the client's calls, once the tool was listed and
+        exactly one request was paid on chain (asserted).
+    """
+    chosen, _, _ = _paid_mechs(devnet)
+    (mech,) = [m for m in devnet.info.mechs if m["address"].lower() == chosen.lower()]
+    manifest = tides_manifest(
+        {"type": "string", "description": "a port"}, output_schema
+    )
+    _, digest = devnet.add_manifest(json.dumps(manifest).encode())
+    devnet.change_service_hash(mech["service_id"], digest)
+    nonce = market_nonce(devnet)
+    argv = command(devnet, tmp_path, "--timeout", "60")
+    server = {
+        "command": argv[0],
+        "args": argv[1:],
+        "env": _env(),
+        "cwd": str(ROOT),
+    }
+    answer = json.dumps(delivered).encode()
+    with _responder(devnet, [chosen], encode=lambda _: answer):
+        seen = ts_paid_calls(server, TIDES, {"prompt": "Brest"})
+    assert TIDES in seen["tools"], seen
+    assert market_nonce(devnet) == nonce + 1, seen  # paid once, on chain
+    results = [c["result"] for c in seen["calls"] if "result" in c]
+    errors = [c["error"] for c in seen["calls"] if "error" in c]
+    return results, errors

@@ -33,10 +33,7 @@ import json
 from pathlib import Path
 
 from scripts.devnet import Devnet
-from tests.adversary.adv29zy_ts_clients import ts_paid_calls
-from tests.adversary.test_mcp_paid_answer import _paid_mechs, _responder
-from tests.adversary.tides_manifest import TIDES, tides_manifest
-from tests.devnet.mcp_helpers import ROOT, _env, command, market_nonce
+from tests.adversary.adv29zy_ts_clients import ts_paid_answer_devnet
 
 OUTPUT = {
     "type": "object",
@@ -50,22 +47,7 @@ def test_a_typescript_client_reads_the_paid_answer_without_constructor(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
     """Paid once; the call or its free re-read returns the answer."""
-    devnet = chain_snapshot
-    chosen, _, _ = _paid_mechs(devnet)
-    (mech,) = [m for m in devnet.info.mechs if m["address"].lower() == chosen.lower()]
-    manifest = tides_manifest({"type": "string", "description": "a port"}, OUTPUT)
-    _, digest = devnet.add_manifest(json.dumps(manifest).encode())
-    devnet.change_service_hash(mech["service_id"], digest)
-    nonce = market_nonce(devnet)
-    argv = command(devnet, tmp_path, "--timeout", "60")
-    server = {"command": argv[0], "args": argv[1:], "env": _env(), "cwd": str(ROOT)}
-    delivered = json.dumps(DELIVERED).encode()
-    with _responder(devnet, [chosen], encode=lambda _: delivered):
-        seen = ts_paid_calls(server, TIDES, {"prompt": "Brest"})
-    assert TIDES in seen["tools"], seen
-    assert market_nonce(devnet) == nonce + 1, seen  # paid once, on chain
-    results = [c["result"] for c in seen["calls"] if "result" in c]
-    errors = [c["error"] for c in seen["calls"] if "error" in c]
+    results, errors = ts_paid_answer_devnet(chain_snapshot, tmp_path, OUTPUT, DELIVERED)
     # observed on main: two errors, "... data/answer/constructor must be string"
     assert results, errors
     assert any("Brest harbour" in json.dumps(r) for r in results), results

@@ -942,7 +942,7 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
                 f"tool {name}: its text reads like instructions to a model"
                 f"{f' ({_quoted(distinct)})' if distinct else ''}; it is shown as the "
                 "mech's untrusted description. "
-                + (NAME_ORDERS_SAID if name_flagged else "")
+                + (withheld_text.NAME_ORDERS_SAID if name_flagged else "")
                 + "Describe what the tool does, not what the reader must do.",
             )
         )
@@ -971,14 +971,6 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
     return tuple(problems) + ((request,) if request else ())
 
 
-#: what the instruction warning adds of a tool whose name orders a model or asks for a
-#: secret (:func:`.withheld_text.name_placeholder`)
-NAME_ORDERS_SAID = (
-    "Its name reads so too: a call sends the name, so it cannot be withheld, and the "
-    "MCP server does not offer the tool. "
-)
-
-
 def tools_text_problems(tools: Sequence[Tool]) -> Tuple[Problem, ...]:
     """The text warnings of a manifest's tools (:func:`tool_text_problems` of each).
 
@@ -989,8 +981,7 @@ def tools_text_problems(tools: Sequence[Tool]) -> Tuple[Problem, ...]:
 
 
 #: text warnings that stop a manifest from being published: the MCP server refuses a
-#: tool whose argument or other text asks for a secret, so no agent would ever be
-#: offered it
+#: tool whose text asks for a secret, so no agent would ever be offered it
 UNPUBLISHABLE_CODES: Tuple[str, ...] = (SECRET_ARGUMENT, SECRET_REQUEST)
 
 

@@ -183,6 +183,14 @@ _CALL_ITSELF = re.compile(
 )
 
 
+#: what the instruction warning adds of a tool whose name orders a model or asks for a
+#: secret (:func:`name_placeholder`; ``untrusted_text.tool_text_problems``)
+NAME_ORDERS_SAID = (
+    "Its name reads so too: a call sends the name, so it cannot be withheld, and the "
+    "MCP server does not offer the tool. "
+)
+
+
 @bounded_memo(8192, 8192, key=digest_key)
 def name_placeholder(name: str) -> str:
     """What a tool's name reads as: a placeholder, as a property name is read (adv29zy F3).
