@@ -447,3 +447,57 @@ def test_the_first_poll_after_the_call_s_end_is_still_made(
     assert "eth_call" in slow_node.asked  # read once, though the time was spent
     assert 1.0 <= seconds < 1.0 + MARGIN, seconds
     assert "was not delivered within" in result.content[0].text
+
+
+def _accepted_offchain_entry() -> Any:
+    """A sent call whose off-chain request its mech's endpoint accepted, unsettled."""
+    entry = _entry(tx_hash="", raw_tx="", account_nonce=-1, paid_at=time.time())
+    entry.extra["offchain"] = {
+        "endpoint": "http://127.0.0.1:9",
+        "signature": "0x" + "aa" * 65,
+        "accepted": True,
+        "requester": "0x" + "22" * 20,
+        "chain_id": 1,
+    }
+    return entry
+
+
+@pytest.mark.parametrize("held", ["eth_blockNumber", "eth_call"])
+def test_an_accepted_request_s_wait_cut_at_the_call_s_end_says_its_own_outcome(
+    tmp_path: Path, start_node: Callable[..., SlowNode], held: str
+) -> None:
+    """The reads that choose which off-chain request to wait for, cut: still a wait.
+
+    The head (or every status and nonce read) held 3 s, the call's time spent by its
+    send: the call says its accepted request was not settled within its time, where it
+    stands and how it is given up, never that its answer could not be read.
+
+    :param tmp_path: the state folder.
+    :param start_node: starts the node (holding ``held`` 3 s).
+    :param held: the JSON-RPC method the node holds.
+    """
+    slow_node = start_node(held)
+    settings = CallSettings(gateway_url="", ipfs_api_url="", timeout=TIMEOUT)
+    app = MechToolServer(OneTool(), settings, slow_node.market(), Journal(tmp_path))
+    app.refresh()
+    tool, reader = app.catalogue.named("t"), app.reader
+    assert reader is not None and tool is not None
+    timer = PhaseTimer(began=time.monotonic() - 2 * TIMEOUT)
+
+    async def wait() -> Any:
+        with reads_until(timer.began, TIMEOUT):
+            return await reader.await_result(
+                tool, _accepted_offchain_entry(), timer, None
+            )
+
+    began = time.monotonic()
+    result = anyio.run(wait)
+    seconds = time.monotonic() - began
+    text = result.content[0].text
+    assert result.is_error and "was not delivered within" in text, text
+    assert "posted to its endpoint and accepted" in text, text
+    assert "could not be read now" not in text, text
+    if held == "eth_blockNumber":  # the nonce read in the words' own look
+        assert "from its acceptance" in text and "given up" in text, text
+    assert "Call again with the same arguments to keep waiting" in text
+    assert seconds < 3 * (1.0 + MARGIN), seconds  # a look each: choice, poll, words

@@ -171,7 +171,7 @@ class DeliveryReader:
                 and "offchain" in entry.extra
             ):
                 # every request signed for the call: the settled one, or why none can be
-                target = await self.offchain_target(entry)
+                target = await self._offchain_target_in_time(entry, timer)
                 if isinstance(target, str):
                     meta["seconds"] = timer.marks
                     return error_result(f"{tool.name}: {target}", meta)
@@ -258,12 +258,14 @@ class DeliveryReader:
                 timer.lap("delivery_wait")
                 meta["seconds"] = timer.marks
                 if "offchain" in entry.extra:
-                    where = (
-                        "posted to its endpoint and accepted; the mech charges the "
-                        "prepaid balance when it settles it on chain; "
-                        + await self._nonce_words(entry)
-                        + await self._give_up_words(entry)
-                    )
+                    # the wait's own outcome: its reads given a look of their own
+                    with reads_within(self._look(timer)):
+                        where = (
+                            "posted to its endpoint and accepted; the mech charges "
+                            "the prepaid balance when it settles it on chain; "
+                            + await self._nonce_words(entry)
+                            + await self._give_up_words(entry)
+                        )
                 else:
                     where = f"tx {entry.tx_hash}; it stays paid on chain"
                 return error_result(
@@ -307,10 +309,42 @@ class DeliveryReader:
         )
         if not first:
             return await read
-        with reads_within(
-            timer.within(self.settings.timeout, self.settings.io_timeout)
-        ):
+        with reads_within(self._look(timer)):
             return await read
+
+    def _look(self, timer: PhaseTimer) -> float:
+        """Seconds the wait's reads may take: the call's time left, a look at least.
+
+        :param timer: the call's clock.
+        :return: :meth:`.settings.PhaseTimer.within` of ``--timeout`` and
+            ``--io-timeout`` (:data:`.settings.LEAST_WAIT` when the time is spent).
+        """
+        return timer.within(self.settings.timeout, self.settings.io_timeout)
+
+    async def _offchain_target_in_time(
+        self, entry: JournalEntry, timer: PhaseTimer
+    ) -> Union[JournalEntry, str]:
+        """Which off-chain request the wait is for (:attr:`offchain_target`), in time.
+
+        Its chain reads begin the wait for the request's outcome: like the first
+        delivery poll they are given a look when the call's time is spent
+        (:meth:`_look`); cut even then, the journalled request is waited for, and the
+        wait ends in its own words (accepted, not settled within the call's time, how
+        it is given up), never as an answer unread.
+
+        :param entry: a ``sent`` entry with ``extra.offchain``.
+        :param timer: the call's clock.
+        :return: the entry to wait for, or why none can be.
+        :raises MarketError: when its reads fail otherwise.
+        """
+        assert self.offchain_target is not None  # nosec: called only with one
+        try:
+            with reads_within(self._look(timer)):
+                return await self.offchain_target(entry)
+        except MarketError as exc:
+            if not time_spent(exc):
+                raise
+            return entry
 
     async def _queued_words(self, entry: JournalEntry) -> str:
         """Which request an off-chain request waits behind, when it is queued (progress).

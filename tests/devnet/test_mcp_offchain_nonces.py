@@ -43,6 +43,10 @@ from tests.devnet.test_mcp_offchain import (
 )
 
 ONLY = ("--offchain", "only", "--timeout", "3")
+#: a call whose post's answer is asserted: on an idle machine 1.5 s of a call goes to
+#: its checks before the send, and a loaded one spent 3 s before the endpoint (whose
+#: checks read the chain) answered, leaving the post its last second (fix29zzc)
+POSTED = ("--offchain", "only", "--timeout", "6")
 
 
 def _text(result: Any) -> str:
@@ -173,9 +177,9 @@ def test_an_onchain_call_waits_for_an_accepted_request_and_retires_a_refused_one
         declare_url(devnet, service_id, endpoint.url)
         prepay(devnet, 5 * price)
         start = market_nonce(devnet)
-        (a,) = calls(devnet, tmp_path, 1, "--mech", mech, *ONLY, prompt="A")
+        (a,) = calls(devnet, tmp_path, 1, "--mech", mech, *POSTED, prompt="A")
         assert "accepted" in _text(a)
-        # A's bound (its call's --timeout, 3 s) made longer in its entry: past it B
+        # A's bound (its call's --timeout, 6 s) made longer in its entry: past it B
         # would take the nonce (fix29i, tests/adversary/test_adv29g_offchain_one_*)
         (path,) = (tmp_path / "calls").glob("*.json")
         entry = json.loads(path.read_text())
@@ -191,7 +195,7 @@ def test_an_onchain_call_waits_for_an_accepted_request_and_retires_a_refused_one
         assert "tx 0x" in _text(b), _text(b)  # sent on chain now (no one answers it)
         assert market_nonce(devnet) == start + 2
         endpoint.behaviour = "wrong_id"
-        (c,) = calls(devnet, tmp_path, 1, "--mech", mech, *ONLY, prompt="C")
+        (c,) = calls(devnet, tmp_path, 1, "--mech", mech, *POSTED, prompt="C")
         assert "without accepting request" in _text(c)
         assert int(endpoint.posts[-1]["nonce"]) == start + 2
         auto = ("--mech", mech, "--offchain", "auto", "--timeout", "3")
