@@ -37,8 +37,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterator, Optional, Tuple
 
-import requests
-
 from mech_catalogue_cli.adapters.http import DeadlineExceeded, DeadlineSession, deadline
 
 from .market_errors import MarketError
@@ -178,15 +176,13 @@ class CallBoundSession(DeadlineSession):
     :param seconds: the per-request timeout (body included), seconds.
     """
 
-    def request(  # type: ignore[override]
-        self, *args: Any, **kwargs: Any
-    ) -> requests.Response:
+    def request(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """Send one request within :func:`read_seconds` of :attr:`seconds`.
 
         :param args: ``requests.Session.request``'s.
         :param kwargs: ``requests.Session.request``'s (its ``timeout`` lowered to the
             seconds left).
-        :return: the response.
+        :return: the response (``requests.Response``).
         :raises CallTimeSpent: when the call's end came first (nothing sent, or cut).
         """
         if kwargs.get("stream"):
@@ -194,8 +190,8 @@ class CallBoundSession(DeadlineSession):
         seconds, call_bound = read_seconds(self.seconds)
         kwargs["timeout"] = seconds
         try:
-            with deadline(seconds):
-                return requests.Session.request(self, *args, **kwargs)
+            with deadline(seconds):  # requests' own: DeadlineSession's bound is longer
+                return super(DeadlineSession, self).request(*args, **kwargs)
         except DeadlineExceeded as exc:
             ends = _READS_END.get()
             if call_bound and ends is not None:
