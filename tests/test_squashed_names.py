@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""A tool's name read with its separators removed (adv29zr2 4, :mod:`.squashed_names`).
+"""A tool's name read with its separators removed (adv29zr2 4, :mod:`mech_catalogue_core.model.squashed_names`).
 
 Orders and secrets written in one case without separators are refused as their
 separated spellings are; honest names written the same way, including ones holding a

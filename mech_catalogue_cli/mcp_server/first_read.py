@@ -37,8 +37,9 @@ READING_NOTE = (
     "server's --start-wait): no tool is listed yet; the server sends "
     "notifications/tools/list_changed once it is read."
 )
-#: default ``--start-wait``: seconds the start waits for the first read
-START_WAIT = 20.0
+#: default ``--start-wait``: seconds the start waits for the first read (a direct read of
+#: a large catalogue can take tens of seconds on a loaded machine; hosts give up near 60 s)
+START_WAIT = 45.0
 
 
 class FirstRead:

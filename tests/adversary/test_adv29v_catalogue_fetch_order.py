@@ -186,8 +186,14 @@ def test_a_fresh_server_at_the_defaults_pays_the_incumbent(
         async with stdio_client(
             devnet, tmp_path, "--ipfs-gateway", gateway.url, "--timeout", "2"
         ) as client:
-            listed = await client.list_tools()
-            assert TOOL in [tool.name for tool in listed.tools]
+            # a first read past --start-wait is served empty, then announced: list again
+            names: List[str] = []
+            for _ in range(90):
+                names = [tool.name for tool in (await client.list_tools()).tools]
+                if TOOL in names:
+                    break
+                await anyio.sleep(1)
+            assert TOOL in names
             return await client.call_tool(TOOL, {"amount": "1"})
 
     with LoopbackProxy(devnet.info.ipfs_gateway_url.rstrip("/")) as gateway:

@@ -36,7 +36,7 @@ not hold it: held).
 Expected: the server's start bounded whatever the node's pace (the first read within
 a budget of its own, or ``initialize`` answered and the catalogue announced with
 ``list_changed`` once read). Fix direction: a whole-read deadline for the catalogue's
-reads (as :mod:`.node_deadline` for a call, or as ``CODE_READ_BUDGET_TIMEOUTS`` for the
+reads (as :mod:`mech_catalogue_cli.mcp_server.node_deadline` for a call, or as ``CODE_READ_BUDGET_TIMEOUTS`` for the
 code pointers), and/or serving before the first read completes.
 
 Fixed (fix29zy): the start waits ``--start-wait`` for the first read, then serves with
