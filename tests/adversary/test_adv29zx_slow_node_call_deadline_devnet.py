@@ -81,8 +81,17 @@ class SlowNode:  # pylint: disable=too-few-public-methods
         return None
 
 
-def _call(devnet: Devnet, tmp_path: Path, proxy: LoopbackProxy, node: SlowNode) -> Any:
-    """One paid call through the SDK's client; returns (result, seconds)."""
+def paid_call_through(
+    devnet: Devnet, tmp_path: Path, proxy: LoopbackProxy, node: Any
+) -> Any:
+    """One paid call through the SDK's client, the node armed once the server is up.
+
+    :param devnet: the devnet.
+    :param tmp_path: the server's state folder.
+    :param proxy: the loopback proxy in front of anvil (``--rpc``).
+    :param node: the proxy's ``rpc_answer``, with an ``armed`` event (a :class:`SlowNode`).
+    :return: (the call's result, its seconds).
+    """
     proxy.rpc_answer = node
 
     async def main() -> Any:
@@ -102,6 +111,6 @@ def test_a_slow_node_holds_no_call_past_its_timeout(
 ) -> None:
     """The call ends within its --timeout and one read in flight."""
     node = SlowNode()
-    result, took = _call(chain_snapshot, tmp_path, proxy, node)
+    result, took = paid_call_through(chain_snapshot, tmp_path, proxy, node)
     text = str(result.content[0].text)[:300]
     assert took <= TIMEOUT + SLACK, f"{took:.1f} s, {node.held} reads held: {text}"
