@@ -100,6 +100,12 @@ class FeeOverCap(MarketError):
             f"the base fee of {where} is {needed}, over "
             f"--max-fee-per-gas {say_gwei(cap)}: nothing was signed nor sent. Call "
             "again when the fee is lower, or pass a higher --max-fee-per-gas to pay it"
+            + (
+                " or a lower --priority-fee-per-gas (the tip signed is the one given, "
+                "else the preset's least, else the node's suggestion)"
+                if tip
+                else ""
+            )
         )
         self.fee = fee
         self.tip = tip
