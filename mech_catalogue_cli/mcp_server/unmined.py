@@ -43,7 +43,7 @@ from .journal import Journal, JournalEntry
 from .market import MarketError, Marketplace
 from .mined_reverts import never_paid, own_revert
 from .outstanding import owner_text
-from .raw_blocks import block_numbers
+from ..raw_blocks import block_numbers
 from .signed_parts import signed_parts
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
