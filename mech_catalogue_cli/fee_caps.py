@@ -200,14 +200,13 @@ def latest_base_fee(w3: Any, node: str) -> Tuple[int, str]:
     """The latest block's base fee (its gas price before EIP-1559), and where read.
 
     Read raw (:func:`.raw_blocks.block_numbers`), so a Polygon block's long
-    ``extraData`` does not refuse it (blocking).
+    ``extraData`` does not refuse it (blocking). A node answering no block or no
+    quantity raises ``raw_blocks.BlockUnread``; one that cannot be reached, what its
+    provider raises (``OSError``, ``Web3Exception``).
 
     :param w3: a connected ``Web3``.
     :param node: its URL, redacted (for the words).
     :return: wei per gas, and the block and node it was read from (for errors).
-    :raises BlockUnread: when the node answers no block or no quantity; what the
-        provider raises when the node cannot be reached (``OSError``,
-        ``Web3Exception``).
     """
     block = block_numbers(w3, "latest", ("number", "baseFeePerGas"))
     read = block["baseFeePerGas"]
@@ -221,17 +220,17 @@ def fees_to_sign(w3: Any, tips: TipChoice, cap: int, node: str) -> Tuple[int, in
     """The fees to sign now: twice the latest base fee plus the tip, within the cap.
 
     A node lying about the base fee or its tip moves at most the fee signed, never
-    past the cap (blocking: reads the node).
+    past the cap (blocking: reads the node). Nothing is signed when the node's
+    suggested tip is over ``cap`` (:class:`TipOverCap`) or the base fee plus the tip
+    is (:class:`FeeOverCap`); a node answering no quantity raises
+    ``raw_blocks.TipUnread`` or ``BlockUnread`` (``ValueError`` s), one that cannot be
+    reached its provider's errors.
 
     :param w3: a connected ``Web3``.
     :param tips: which tip is signed (:meth:`TipChoice.tip`).
     :param cap: ``--max-fee-per-gas``, wei per gas.
     :param node: the node's URL, redacted (for the words).
     :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
-    :raises TipOverCap: when the node's suggested tip is over ``cap``.
-    :raises FeeOverCap: when the base fee plus the tip is over ``cap``.
-    :raises ValueError: ``raw_blocks.TipUnread`` or ``BlockUnread`` when the node
-        answers no quantity; the provider's errors when it cannot be reached.
     """
     tip = tips.tip(lambda: node_tip(w3), cap, node)
     base_fee, where = latest_base_fee(w3, node)

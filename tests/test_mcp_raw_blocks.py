@@ -21,8 +21,8 @@ import pytest
 from web3 import Web3
 from web3.providers import BaseProvider
 
-from mech_catalogue_cli.raw_blocks import BlockUnread, block_numbers
 from mech_catalogue_cli.mcp_server.unmined import block_time
+from mech_catalogue_cli.raw_blocks import BlockUnread, block_numbers
 
 POLYGON_EXTRA = "0x" + "d8" * 32 + "ab" * 65
 

@@ -44,6 +44,8 @@ DEFAULT_MAX_GAS = 1_000_000
 #: a journal entry's ``extra`` key: its request transaction's gas
 #: (:meth:`Marketplace.gas_paid`), said in the call's ``_meta``
 GAS_KEY = "gas"
+
+
 class RequestReverted(MarketError):
     """The request transaction was mined and reverted: only gas was spent, nothing paid."""
 
