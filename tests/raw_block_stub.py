@@ -14,7 +14,7 @@
 
 """A provider stand-in answering raw block reads from a stub node's ``get_block``.
 
-The server reads blocks raw (``mcp_server/raw_blocks.py``: ``eth_getBlockByNumber``
+The server reads blocks raw (``mech_catalogue_cli/raw_blocks.py``: ``eth_getBlockByNumber``
 through ``w3.provider.make_request``); unit tests' node stand-ins answer
 ``w3.eth.get_block`` with ints. :class:`BlocksOfStub` turns one into the other.
 """

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""A block's numbers read raw (``mcp_server/raw_blocks.py``), whatever else it holds."""
+"""A block's numbers read raw (``mech_catalogue_cli/raw_blocks.py``), whatever else it holds."""
 
 import time
 from typing import Any, Dict, List
@@ -21,8 +21,8 @@ import pytest
 from web3 import Web3
 from web3.providers import BaseProvider
 
-from mech_catalogue_cli.mcp_server.raw_blocks import BlockUnread, block_numbers
 from mech_catalogue_cli.mcp_server.unmined import block_time
+from mech_catalogue_cli.raw_blocks import BlockUnread, block_numbers
 
 POLYGON_EXTRA = "0x" + "d8" * 32 + "ab" * 65
 

@@ -15,8 +15,11 @@
 
 """``--max-gas``, ``--max-fee-per-gas``, ``--priority-fee-per-gas``: a transaction's gas.
 
-Shared by ``mcp`` and ``prepay``, which sign transactions
-(:meth:`mech_catalogue_cli.mcp_server.market.Marketplace.sign`).
+Every command that signs takes the fee options (:func:`fee_options`): ``mcp`` and
+``prepay`` (:meth:`mech_catalogue_cli.mcp_server.market.Marketplace.sign`, which take
+``--max-gas`` too: :func:`gas_options`) and ``publish``
+(:meth:`mech_catalogue_cli.publisher.publisher.Publisher.send`); the fees signed are
+:func:`mech_catalogue_cli.fee_caps.fees_to_sign`'s.
 """
 
 import re
@@ -31,7 +34,7 @@ from mech_catalogue_core.chain.presets import (
     ChainPreset,
 )
 
-from mech_catalogue_cli.mcp_server.fees import TipChoice
+from mech_catalogue_cli.fee_caps import TipChoice
 from mech_catalogue_cli.mcp_server.market_errors import DEFAULT_MAX_GAS
 
 if TYPE_CHECKING:  # web3 and the server: not for `--help`
@@ -136,32 +139,47 @@ def chosen_min_priority_fee(preset: Optional[ChainPreset]) -> int:
     return preset.min_priority_fee_wei
 
 
-def choose_tip(
-    market: "Marketplace",
-    typed: Optional[int],
-    preset: Optional[ChainPreset],
-    devnet: bool,
-) -> None:
-    """Set the tip ``market`` signs (:class:`.fees.TipChoice`).
+def tip_choice(
+    typed: Optional[int], preset: Optional[ChainPreset], devnet: bool
+) -> TipChoice:
+    """The tip a command signs with: typed, else the chain's least, else the node's.
 
-    :param market: the paying marketplace.
     :param typed: ``--priority-fee-per-gas`` (None: not typed), wei per gas.
     :param preset: the ``--chain`` preset (None: the devnet, or a custom ``--rpc``).
     :param devnet: whether the chain is the devnet (its tip: 0).
+    :return: the choice (:class:`mech_catalogue_cli.fee_caps.TipChoice`): the node's
+        ``eth_maxPriorityFeePerGas`` is asked only with nothing typed, no preset and
+        not the devnet (a custom ``--rpc``).
     """
-    market.tips = TipChoice(
+    return TipChoice(
         least=chosen_min_priority_fee(preset),
         typed=typed,
         from_node=typed is None and preset is None and not devnet,
     )
 
 
-def gas_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Add ``--max-gas``, ``--max-fee-per-gas`` and ``--priority-fee-per-gas``.
+def choose_tip(
+    market: "Marketplace",
+    typed: Optional[int],
+    preset: Optional[ChainPreset],
+    devnet: bool,
+) -> None:
+    """Set the tip ``market`` signs (:func:`tip_choice`).
+
+    :param market: the paying marketplace.
+    :param typed: ``--priority-fee-per-gas`` (None: not typed), wei per gas.
+    :param preset: the ``--chain`` preset (None: the devnet, or a custom ``--rpc``).
+    :param devnet: whether the chain is the devnet (its tip: 0).
+    """
+    market.tips = tip_choice(typed, preset, devnet)
+
+
+def fee_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--max-fee-per-gas`` and ``--priority-fee-per-gas``.
 
     :param command: the click command.
-    :return: it, with the options (``max_gas``, ``max_fee_per_gas``,
-        ``priority_fee_per_gas``: ints, the last two wei per gas or None).
+    :return: it, with the options (``max_fee_per_gas``, ``priority_fee_per_gas``:
+        wei per gas, or None when not typed).
     """
     command = click.option(
         "--priority-fee-per-gas",
@@ -184,10 +202,21 @@ def gas_options(command: Callable[..., Any]) -> Callable[..., Any]:
         "arbitrum, 1000 gwei on polygon and celo; 100 gwei on the devnet or a custom "
         "--rpc; also written 100gwei). The fee signed is twice the latest block's "
         "base fee plus the tip (--priority-fee-per-gas), within this. When the base "
-        "fee plus the tip is over this cap nothing is signed and the call says the "
+        "fee plus the tip is over this cap nothing is signed and the refusal says the "
         "fee needed and the cap.",
         metavar="WEI",
     )(command)
+    return command
+
+
+def gas_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--max-gas``, ``--max-fee-per-gas`` and ``--priority-fee-per-gas``.
+
+    :param command: the click command.
+    :return: it, with the options (``max_gas``, ``max_fee_per_gas``,
+        ``priority_fee_per_gas``: ints, the last two wei per gas or None).
+    """
+    command = fee_options(command)
     return click.option(
         "--max-gas",
         callback=_whole_number,

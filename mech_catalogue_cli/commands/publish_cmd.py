@@ -22,8 +22,11 @@ Over :class:`mech_catalogue_cli.publisher.publisher.Publisher`. Who signs:
 - no key: the command prints the transaction to sign (with ``--safe``: the Safe
   transaction and its ``safeTxHash``, to sign in the Safe's own tooling).
 
-``--dry-run`` checks everything (manifest, id, authorisation, on-chain digest) and
-uploads nothing, sends nothing. Exit code 1 with the failure's code on every refusal.
+``--dry-run`` checks everything (manifest, id, authorisation, on-chain digest, and with
+a key the fees it would sign) and uploads nothing, sends nothing. The update is signed
+within ``--max-fee-per-gas`` with the tip of ``--priority-fee-per-gas`` (the fee options
+of every command that signs: :mod:`.gas_options`). Exit code 1 with the failure's code
+on every refusal.
 """
 
 import json
@@ -59,6 +62,7 @@ from mech_catalogue_core.publish.publish import (
 )
 from web3 import Web3
 
+from mech_catalogue_cli.fee_caps import FeeBounds, say_gwei
 from mech_catalogue_cli.publisher.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
 from mech_catalogue_cli.publisher.publisher import Publisher, PublishReport
 
@@ -76,6 +80,7 @@ from ..keys import load_key
 from ..output import CliFailure, Output, console_on, print_problem
 from ..overrides import failure_code, generate_failure, read_overrides
 from ..sources import read_file
+from .gas_options import chosen_max_fee_per_gas, fee_options, tip_choice
 
 RPC_ENV = "MECH_CATALOGUE_RPC"
 IPFS_API_ENV = "MECH_CATALOGUE_IPFS_API"
@@ -140,6 +145,13 @@ def _render(report: PublishReport) -> None:
     console.print(f"digest   {report.digest}", markup=False)
     console.print(f"target   {target.describe}", markup=False)
     console.print(f"on chain {report.onchain_before or '(no hash)'}", markup=False)
+    if report.fees:
+        console.print(
+            f"fees     {say_gwei(int(report.fees['maxFeePerGas']))} per gas at most "
+            f"(tip {say_gwei(int(report.fees['maxPriorityFeePerGas']))}; "
+            f"--max-fee-per-gas {say_gwei(int(report.fees['maxFeePerGasCap']))})",
+            markup=False,
+        )
     if report.decision == UP_TO_DATE:
         console.print(
             "[green]up to date[/]: the registry already holds this digest; nothing sent."
@@ -296,6 +308,7 @@ def _from_preset(
 @click.option(
     "--dry-run", is_flag=True, help="Check and report; upload nothing, send nothing."
 )
+@fee_options
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @chain_options
@@ -315,6 +328,8 @@ def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posi
     key_file: Optional[str],
     safe: Optional[str],
     dry_run: bool,
+    max_fee_per_gas: Optional[int],
+    priority_fee_per_gas: Optional[int],
     as_json: bool,
     devnet: Optional[DevnetSettings],
     preset: Optional[ChainPreset],
@@ -346,9 +361,13 @@ def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posi
                     session=DeadlineSession(timeout),
                 )
             )
-            report = Publisher(w3, IpfsApi(ipfs_api, timeout=timeout)).publish(
-                document, target, account=account, safe=safe, dry_run=dry_run
+            fee_bounds = FeeBounds(
+                chosen_max_fee_per_gas(max_fee_per_gas, preset),
+                tip_choice(priority_fee_per_gas, preset, devnet is not None),
             )
+            report = Publisher(
+                w3, IpfsApi(ipfs_api, timeout=timeout), fee_bounds=fee_bounds
+            ).publish(document, target, account=account, safe=safe, dry_run=dry_run)
         except PublishError as exc:
             first = exc.problems[0]
             raise CliFailure(first.code, first.message, exc.problems[1:]) from exc

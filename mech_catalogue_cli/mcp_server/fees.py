@@ -12,87 +12,23 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""What a transaction pays per gas: the fees signed, a cancellation's, the gas paid (pure).
+"""What the server's transactions pay per gas: a cancellation's fees, the gas paid (pure).
 
-Every fee is at most ``--max-fee-per-gas``; of the node's fee suggestions only its tip
-(``eth_maxPriorityFeePerGas``) is read, and only with no ``--chain`` preset and no
-``--priority-fee-per-gas`` (:meth:`.market.Marketplace.sign`).
+Every fee is at most ``--max-fee-per-gas``. The fees a request, an approval or a deposit
+is signed with are every signing command's (:func:`mech_catalogue_cli.fee_caps.fees_to_sign`,
+:meth:`.market.Marketplace.sign`).
 """
 
 import re
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
-from mech_catalogue_core.chain.presets import DEFAULT_MIN_PRIORITY_FEE_PER_GAS
-
-from .market_errors import (
-    FEE_CAP_TIMES_BASE_FEE,
-    CancelOverCap,
-    FeeOverCap,
-    TipOverCap,
-    replacement_fee,
-)
+from .market_errors import CancelOverCap, replacement_fee
 
 #: the least tip of a cancellation, wei per gas (1 gwei: above any chain's least tip but
 #: Polygon's, which ``min_tip`` raises it to)
 CANCEL_LEAST_TIP = 10**9
 #: gas of a plain transfer (a cancellation is one: zero value to the sender itself)
 TRANSFER_GAS = 21_000
-
-
-@dataclass
-class TipChoice:
-    """Which tip (``maxPriorityFeePerGas``) a transaction is signed with.
-
-    :param least: the least the chain's nodes take, wei per gas (the ``--chain``
-        preset's ``min_priority_fee_wei``; 0 without one); also the least a
-        cancellation tips.
-    :param typed: ``--priority-fee-per-gas``, wei per gas (None: not typed).
-    :param from_node: ask the node's ``eth_maxPriorityFeePerGas`` at each signing (no
-        tip typed and no preset: a custom ``--rpc``).
-    """
-
-    least: int = DEFAULT_MIN_PRIORITY_FEE_PER_GAS
-    typed: Optional[int] = None
-    from_node: bool = False
-
-    def tip(self, read_node: Callable[[], Optional[int]], cap: int, node: str) -> int:
-        """The tip to sign now: typed, else the node's suggestion, else the least.
-
-        :param read_node: reads the node's suggestion, wei per gas (None: the node has
-            no such method); called only with :attr:`from_node` and nothing typed.
-        :param cap: ``--max-fee-per-gas``, wei per gas.
-        :param node: the node's URL, redacted (for the error).
-        :return: wei per gas.
-        :raises TipOverCap: when the node's suggestion is over ``cap`` (nothing is
-            signed); what ``read_node`` raises (an answer that is no quantity).
-        """
-        if self.typed is not None:
-            return self.typed
-        suggested = read_node() if self.from_node else None
-        if suggested is None:
-            return self.least
-        if suggested > cap:
-            raise TipOverCap(node, suggested, cap)
-        return suggested
-
-
-def request_fees(base_fee: int, where: str, cap: int, min_tip: int) -> Tuple[int, int]:
-    """The fees to sign: twice the base fee plus the chain's least tip, within the cap.
-
-    :param base_fee: the latest block's base fee (its gas price before EIP-1559), wei.
-    :param where: the block and node it was read from, for the error.
-    :param cap: ``--max-fee-per-gas``, wei per gas.
-    :param min_tip: the tip signed (:meth:`.market.Marketplace._tip`: the chain's least,
-        ``--priority-fee-per-gas``, or the node's suggestion), wei per gas.
-    :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
-    :raises FeeOverCap: when the base fee plus the tip is over the cap (a transaction
-        signed under it would be refused or wait unmined, or pay a spike): it says the
-        fee needed and the cap.
-    """
-    if base_fee + min_tip > cap:
-        raise FeeOverCap(where, base_fee, cap, min_tip)
-    return min(base_fee * FEE_CAP_TIMES_BASE_FEE + min_tip, cap), min_tip
 
 
 def cancellation_fees(  # pylint: disable=too-many-arguments

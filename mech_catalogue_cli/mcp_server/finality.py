@@ -36,7 +36,7 @@ from typing import Any, Optional
 
 from web3.exceptions import Web3Exception
 
-from .raw_blocks import block_numbers
+from ..raw_blocks import block_numbers
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 

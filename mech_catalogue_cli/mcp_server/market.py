@@ -71,13 +71,8 @@ from web3.exceptions import (
 from mech_catalogue_cli.adapters.http import DeadlineExceeded, deadline
 from mech_catalogue_cli.keys import redacted_url, without_url
 
-from .fees import (
-    TRANSFER_GAS,
-    TipChoice,
-    cancellation_fees,
-    gas_paid,
-    request_fees,
-)
+from ..fee_caps import TipChoice, fees_to_sign, latest_base_fee
+from .fees import TRANSFER_GAS, cancellation_fees, gas_paid
 from .finality import FinalBlock, final_block, finalized_number
 from .market_abi import DELIVER_TOPICS, MARKETPLACE_ABI, MECH_PRICE_ABI, REQUEST_TOPICS
 from .market_errors import (
@@ -91,7 +86,6 @@ from .market_errors import (
 )
 from .node_deadline import CallBoundSession, failure_words, reads_within, refuse_spent
 from .node_words import node_said
-from .raw_blocks import block_numbers, node_tip
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -469,34 +463,23 @@ class Marketplace:  # pylint: disable=too-many-public-methods
     def _fees(self) -> Tuple[int, int]:
         """The fees to sign: twice the latest base fee plus the tip, within the cap.
 
-        The tip is :attr:`tips`' (:meth:`.fees.TipChoice.tip`). A node lying about the
-        base fee or its tip moves at most the fee signed, never past the cap. A block
-        without a base fee (before EIP-1559) is read by its gas price, under the cap.
+        The tip is :attr:`tips`' (:meth:`~mech_catalogue_cli.fee_caps.TipChoice.tip`).
 
         :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas
-            (:func:`.fees.request_fees`: ``FeeOverCap`` when base fee plus tip is over
-            ``max_fee_per_gas``; ``TipOverCap`` when the node's suggestion is).
+            (:func:`~mech_catalogue_cli.fee_caps.fees_to_sign`: ``FeeOverCap`` when
+            base fee plus tip is over ``max_fee_per_gas``; ``TipOverCap`` when the
+            node's suggestion is).
         """
-        tip = self.tips.tip(
-            lambda: node_tip(self.w3), self.max_fee_per_gas, redacted_url(self.rpc_url)
+        return fees_to_sign(
+            self.w3, self.tips, self.max_fee_per_gas, redacted_url(self.rpc_url)
         )
-        base_fee, where = self._base_fee()
-        return request_fees(base_fee, where, self.max_fee_per_gas, tip)
 
     def _base_fee(self) -> Tuple[int, str]:
-        """The latest block's base fee (its gas price before EIP-1559), and where read.
-
-        Read raw (:func:`.raw_blocks.block_numbers`), so a Polygon block's long
-        ``extraData`` does not refuse it.
+        """The latest block's base fee, and where read (:func:`.fee_caps.latest_base_fee`).
 
         :return: wei per gas, and the block and node it was read from (for errors).
         """
-        block = block_numbers(self.w3, "latest", ("number", "baseFeePerGas"))
-        read = block["baseFeePerGas"]
-        where = f"block {block['number']} on {redacted_url(self.rpc_url)}"
-        if read is None:
-            read, where = self.w3.eth.gas_price, f"{where} (its gas price)"
-        return int(read), where
+        return latest_base_fee(self.w3, redacted_url(self.rpc_url))
 
     def gas_paid(self, receipt: Any) -> Dict[str, Any]:
         """What a mined transaction cost in gas (:func:`.fees.gas_paid`).

@@ -21,11 +21,18 @@ read here.
 """
 
 import re
-from decimal import Decimal
 from typing import Any, Optional
 
-from mech_catalogue_core.chain.presets import GWEI
 from mech_catalogue_core.chain.revert import revert_words
+
+# the fee refusals are every signing command's, named here too as the server's errors
+from ..fee_caps import (  # noqa: F401  # pylint: disable=unused-import
+    FEE_CAP_TIMES_BASE_FEE,
+    FeeOverCap,
+    MarketError,
+    TipOverCap,
+    say_gwei,
+)
 
 #: the most gas one transaction is signed for (``--max-gas``): the marketplace runs the
 #: chosen mech's code inside the user's request (``requestFromMarketplace``), so a
@@ -37,14 +44,6 @@ DEFAULT_MAX_GAS = 1_000_000
 #: a journal entry's ``extra`` key: its request transaction's gas
 #: (:meth:`Marketplace.gas_paid`), said in the call's ``_meta``
 GAS_KEY = "gas"
-#: the fee per gas signed is at most this many times the latest block's base fee (a
-#: base fee rises at most 12.5 % a block under EIP-1559: twice it stays minable for
-#: several blocks), and at most ``--max-fee-per-gas``
-FEE_CAP_TIMES_BASE_FEE = 2
-
-
-class MarketError(RuntimeError):
-    """A marketplace read or transaction failed; the message names it (never the key)."""
 
 
 class RequestReverted(MarketError):
@@ -71,47 +70,6 @@ class GasOverBound(MarketError):
         self.bound = bound
 
 
-class FeeOverCap(MarketError):
-    """The base fee plus the tip signed is over ``--max-fee-per-gas``.
-
-    Nothing was signed.
-
-    :param fee: the base fee read, wei per gas.
-    :param cap: ``--max-fee-per-gas``, wei per gas.
-    :param tip: the tip signed (the chain's least, ``--priority-fee-per-gas`` or the
-        node's suggestion), wei per gas.
-    """
-
-    def __init__(self, where: str, fee: int, cap: int, tip: int = 0) -> None:
-        """Say the fee needed and the cap, in gwei and wei.
-
-        :param where: the block and the node it was read from.
-        :param fee: the base fee read, wei per gas.
-        :param cap: ``--max-fee-per-gas``, wei per gas.
-        :param tip: the tip signed (0: none), wei per gas.
-        """
-        needed = (
-            f"{say_gwei(fee)} per gas"
-            if not tip
-            else f"{say_gwei(fee)} per gas, and with the tip signed "
-            f"({say_gwei(tip)}) a transaction needs {say_gwei(fee + tip)}"
-        )
-        super().__init__(
-            f"the base fee of {where} is {needed}, over "
-            f"--max-fee-per-gas {say_gwei(cap)}: nothing was signed nor sent. Call "
-            "again when the fee is lower, or pass a higher --max-fee-per-gas to pay it"
-            + (
-                " or a lower --priority-fee-per-gas (the tip signed is the one given, "
-                "else the preset's least, else the node's suggestion)"
-                if tip
-                else ""
-            )
-        )
-        self.fee = fee
-        self.tip = tip
-        self.cap = cap
-
-
 class CancelOverCap(FeeOverCap):
     """A cancellation within ``--max-fee-per-gas`` could not replace its request.
 
@@ -131,41 +89,6 @@ class CancelOverCap(FeeOverCap):
         MarketError.__init__(self, message)  # its own words, not FeeOverCap's
         self.fee = fee
         self.cap = cap
-
-
-class TipOverCap(MarketError):
-    """The node's suggested tip is over ``--max-fee-per-gas``: nothing was signed.
-
-    :param tip: the node's ``eth_maxPriorityFeePerGas``, wei per gas.
-    :param cap: ``--max-fee-per-gas``, wei per gas.
-    """
-
-    def __init__(self, node: str, tip: int, cap: int) -> None:
-        """Say the suggestion, the cap and how to choose the tip.
-
-        :param node: the node asked (its URL redacted).
-        :param tip: its suggestion, wei per gas.
-        :param cap: ``--max-fee-per-gas``, wei per gas.
-        """
-        super().__init__(
-            f"the node {node} suggests a tip (eth_maxPriorityFeePerGas) of "
-            f"{say_gwei(tip)} per gas, over --max-fee-per-gas {say_gwei(cap)}: "
-            "nothing was signed nor sent. Give --priority-fee-per-gas WEI to choose "
-            "the tip, or a higher --max-fee-per-gas to pay it"
-        )
-        self.tip = tip
-        self.cap = cap
-
-
-def say_gwei(wei: int) -> str:
-    """Say a fee per gas in gwei, with its wei (pure).
-
-    :param wei: wei per gas.
-    :return: e.g. ``"250 gwei (250,000,000,000 wei)"``, ``"0.0012 gwei (1,200,000
-        wei)"``.
-    """
-    gwei = format((Decimal(wei) / GWEI).normalize(), "f")
-    return f"{gwei} gwei ({wei:,} wei)"
 
 
 class StateUnavailable(MarketError):

@@ -38,12 +38,12 @@ from typing import Any, Optional, Sequence, Tuple
 
 from mech_catalogue_core.model.vocabulary import CallStatus
 
+from ..raw_blocks import block_numbers
 from .dropped import MINED_KEY
 from .journal import Journal, JournalEntry
 from .market import MarketError, Marketplace
 from .mined_reverts import never_paid, own_revert
 from .outstanding import owner_text
-from .raw_blocks import block_numbers
 from .signed_parts import signed_parts
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")

@@ -19,13 +19,15 @@ Every step is a pure function of
 moves bytes (kubo RPC through :class:`.ipfs.IpfsApi`, the chain through web3) and turns
 transport failures into :class:`PublishError` with a code. Order matters for "change
 nothing on failure": every check that can fail (manifest, registry id, authorisation) runs
-before the upload, and the upload + read-back before any transaction. A retry after any
-failure is safe: the on-chain digest is compared first, so a transaction that landed is
-never sent twice.
+before the upload, and the upload + read-back before any transaction. The update is
+signed with EIP-1559 fees within ``--max-fee-per-gas`` (:meth:`Publisher.fees`, every
+signing command's rule), read just before signing: over the cap nothing is signed. A
+retry after any failure is safe: the on-chain digest is compared first, so a transaction
+that landed is never sent twice.
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional, Sequence, cast
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, cast
 
 from eth_abi import decode as abi_decode
 from eth_abi.exceptions import DecodingError
@@ -43,6 +45,7 @@ from mech_catalogue_core.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
 )
 from mech_catalogue_core.publish.publish import (
+    FEE_OVER_CAP,
     NOT_AUTHORISED,
     NOT_CONFIRMED,
     RPC_UNAVAILABLE,
@@ -72,6 +75,9 @@ from web3.exceptions import ContractLogicError, TimeExhausted, Web3Exception
 from web3.types import TxParams
 
 from ..adapters.http import TRANSPORT_ERRORS
+from ..adapters.urls import redacted_url
+from ..fee_caps import FeeBounds, FeeOverCap, TipOverCap, fees_to_sign
+from ..raw_blocks import BlockUnread, TipUnread
 from .ipfs import IpfsApi
 
 RECEIPT_TIMEOUT = 60.0
@@ -99,6 +105,11 @@ class PublishReport:  # pylint: disable=too-many-instance-attributes
     :param sender: who sends (the owner key's address, or the Safe).
     :param safe_tx: the Safe transaction to sign (when publishing through a Safe without
         executing it here), with its ``safeTxHash``.
+    :param fees: the fees per gas this run signs the update with, read when it is to
+        be signed (a dry run: what it would sign now): ``{"maxFeePerGas",
+        "maxPriorityFeePerGas", "maxFeePerGasCap"}``, wei as decimal strings (None:
+        nothing is signed here: no key, a Safe transaction to sign elsewhere, or up
+        to date).
     :param tx_hash: the transaction sent ("" when none).
     :param gas_used: its gas, from the receipt.
     :param onchain_after: the digest read back after the transaction.
@@ -117,6 +128,7 @@ class PublishReport:  # pylint: disable=too-many-instance-attributes
     call: Optional[Call] = None
     sender: str = ""
     safe_tx: Optional[Dict[str, Any]] = None
+    fees: Optional[Dict[str, str]] = None
     tx_hash: str = ""
     gas_used: int = 0
     onchain_after: str = ""
@@ -154,6 +166,7 @@ class PublishReport:  # pylint: disable=too-many-instance-attributes
             "call": self.call.to_dict() if self.call else None,
             "sender": self.sender,
             "safeTransaction": self.safe_tx,
+            "fees": self.fees,
             "txHash": self.tx_hash,
             "gasUsed": self.gas_used,
             "onchainAfter": self.onchain_after,
@@ -168,20 +181,29 @@ class Publisher:
     :param w3: a connected Web3.
     :param ipfs: the IPFS node's RPC API.
     :param receipt_timeout: seconds to wait for a receipt.
+    :param fee_bounds: ``--max-fee-per-gas`` and the tip the update is signed
+        within (None: 100 gwei and the devnet's tip, 0).
     """
 
     def __init__(
-        self, w3: Web3, ipfs: IpfsApi, receipt_timeout: float = RECEIPT_TIMEOUT
+        self,
+        w3: Web3,
+        ipfs: IpfsApi,
+        receipt_timeout: float = RECEIPT_TIMEOUT,
+        fee_bounds: Optional[FeeBounds] = None,
     ) -> None:
         """Bind the transports.
 
         :param w3: a connected Web3.
         :param ipfs: the IPFS node's RPC API.
         :param receipt_timeout: seconds to wait for a receipt.
+        :param fee_bounds: the fee cap and tip choice (None: :class:`FeeBounds`'
+            defaults).
         """
         self.w3 = w3
         self.ipfs = ipfs
         self.receipt_timeout = receipt_timeout
+        self.fee_bounds = fee_bounds or FeeBounds()
 
     # ------------------------------------------------------------------ chain reads
 
@@ -331,13 +353,68 @@ class Publisher:
 
     # ------------------------------------------------------------------ writes
 
-    def send(self, call: Call, account: LocalAccount) -> Dict[str, Any]:
+    def fees(self) -> Tuple[int, int]:
+        """The fees per gas a transaction would be signed with now, within the cap.
+
+        Every signing command's rule (:func:`mech_catalogue_cli.fee_caps.fees_to_sign`):
+        twice the latest base fee plus the tip, at most ``--max-fee-per-gas``.
+
+        :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
+        :raises PublishError: FEE_OVER_CAP when the base fee plus the tip, or the
+            node's suggested tip, is over ``--max-fee-per-gas`` (nothing signed; the
+            words say the fee needed, the cap and what to do); RPC_UNAVAILABLE when
+            the node cannot be read or answers no quantity.
+        """
+        bounds = self.fee_bounds
+        node = redacted_url(self._rpc_url())
+        try:
+            return cast(
+                Tuple[int, int],
+                self._rpc(
+                    "reading the fees",
+                    lambda: fees_to_sign(
+                        self.w3, bounds.tips, bounds.max_fee_per_gas, node
+                    ),
+                ),
+            )
+        except (FeeOverCap, TipOverCap) as exc:
+            raise PublishError(FEE_OVER_CAP, f"{exc}.") from exc
+        except (BlockUnread, TipUnread) as exc:
+            raise PublishError(
+                RPC_UNAVAILABLE,
+                f"The RPC at {node} answered no fee to sign with ({exc}); nothing was "
+                "sent. Run publish again when it answers.",
+            ) from exc
+
+    def fee_report(self, fees: Tuple[int, int]) -> Dict[str, str]:
+        """The fees signed, for the report (wei as decimal strings).
+
+        :param fees: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
+        :return: ``{"maxFeePerGas", "maxPriorityFeePerGas", "maxFeePerGasCap"}``.
+        """
+        return {
+            "maxFeePerGas": str(fees[0]),
+            "maxPriorityFeePerGas": str(fees[1]),
+            "maxFeePerGasCap": str(self.fee_bounds.max_fee_per_gas),
+        }
+
+    def send(
+        self,
+        call: Call,
+        account: LocalAccount,
+        fees: Optional[Tuple[int, int]] = None,
+    ) -> Dict[str, Any]:
         """Simulate, sign and send ``call`` from ``account``; wait for the receipt.
+
+        Signed with EIP-1559 fees within ``--max-fee-per-gas`` (:meth:`fees`).
 
         :param call: the transaction.
         :param account: the signing account.
+        :param fees: ``(maxFeePerGas, maxPriorityFeePerGas)`` to sign, as
+            :meth:`fees` read them (None: read now).
         :return: the receipt (status 1).
         :raises PublishError: NOT_AUTHORISED when the simulation reverts (nothing sent),
+            FEE_OVER_CAP when the fee is over the cap (nothing signed),
             RPC_UNAVAILABLE before sending, NOT_CONFIRMED when sent but no receipt came,
             TRANSACTION_FAILED when mined with status 0.
         """
@@ -357,9 +434,11 @@ class Publisher:
                 NOT_AUTHORISED,
                 f"{call.signature} on {call.target} from {account.address} would revert ({str(exc)[:160]}); nothing was sent.",
             ) from exc
+        max_fee, tip = fees or self.fees()
         tx.update(
             gas=int(gas * GAS_MARGIN),
-            gasPrice=self._rpc("reading the gas price", lambda: self.w3.eth.gas_price),
+            maxFeePerGas=max_fee,
+            maxPriorityFeePerGas=tip,
             nonce=self._rpc(
                 "reading the nonce",
                 lambda: self.w3.eth.get_transaction_count(account.address, "pending"),
@@ -409,6 +488,7 @@ class Publisher:
         safe_tx: SafeTransaction,
         owners: Sequence[LocalAccount],
         sender: LocalAccount,
+        fees: Optional[Tuple[int, int]] = None,
     ) -> Dict[str, Any]:
         """Sign ``safe_tx`` with ``owners`` (enough for the threshold) and execute it, sent by ``sender``.
 
@@ -418,6 +498,7 @@ class Publisher:
         :param safe_tx: the Safe transaction.
         :param owners: Safe owners' accounts.
         :param sender: any funded account that submits ``execTransaction``.
+        :param fees: the fees to sign it with (None: :meth:`send` reads them).
         :return: the receipt.
         :raises PublishError: TRANSACTION_FAILED when the Safe reports ExecutionFailure,
             and as :meth:`send`.
@@ -432,7 +513,7 @@ class Publisher:
                 + bytes([signed.v])
             )
         call = exec_transaction_call(safe_tx, signatures)
-        receipt = self.send(call, sender)
+        receipt = self.send(call, sender, fees)
         failure = Web3.keccak(text="ExecutionFailure(bytes32,uint256)")
         for log in receipt["logs"]:
             if (
@@ -467,8 +548,10 @@ class Publisher:
         :param account: the owner key, or a Safe owner key with ``safe``.
         :param safe: the Safe that owns the mech / is the service multisig.
         :param dry_run: check and report, upload nothing, send nothing.
-        :return: the report. Raises PublishError at the first failed step, with its
-            code; nothing after that step ran.
+        :return: the report; when the update is to be signed here, its ``fees``
+            (a dry run: what it would sign now). Raises PublishError at the first
+            failed step, with its code; nothing after that step ran (FEE_OVER_CAP:
+            the fee over ``--max-fee-per-gas``, nothing signed, a dry run too).
         """
         if safe:
             check_address(safe, "Safe")
@@ -492,20 +575,19 @@ class Publisher:
         if report.decision == UP_TO_DATE:
             return report
         report.call = update_call(target, prepared.digest)
-        if safe:
-            safe_tx = self.safe_transaction(safe, report.call)
+        safe_tx = self.safe_transaction(safe, report.call) if safe else None
+        if safe_tx is not None:
             report.safe_tx = safe_tx.to_dict(self.chain_id())
-            if (
-                account is None
-                or dry_run
-                or not self._sole_owner(safe, account.address)
-            ):
-                return report
-            receipt = self.exec_safe(safe_tx, [account], account)
-        elif account is None or dry_run:
+        if account is None or (safe and not self._sole_owner(safe, account.address)):
+            return report  # signed elsewhere: the call or the Safe transaction
+        fees = self.fees()
+        report.fees = self.fee_report(fees)
+        if dry_run:
             return report
+        if safe_tx is not None:
+            receipt = self.exec_safe(safe_tx, [account], account, fees)
         else:
-            receipt = self.send(report.call, account)
+            receipt = self.send(report.call, account, fees)
         return self._confirm(report, receipt)
 
     def _sole_owner(self, safe: str, address: str) -> bool:

@@ -45,8 +45,8 @@ from web3 import Web3
 from web3.providers import BaseProvider
 from web3.types import RPCEndpoint, RPCResponse
 
-from mech_catalogue_cli.mcp_server.raw_blocks import BlockUnread, block_numbers
 from mech_catalogue_cli.mcp_server.unmined import block_time
+from mech_catalogue_cli.raw_blocks import BlockUnread, block_numbers
 
 ASKED = 100
 #: the answer: another block, its time past any window

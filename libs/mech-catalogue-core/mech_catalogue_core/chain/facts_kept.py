@@ -36,6 +36,7 @@ from mech_catalogue_core.chain.marketplace import (
     _LEGACY_CALLS,
     _MECH_CALLS,
 )
+from mech_catalogue_core.chain.read_apart import fields_unread_for
 from mech_catalogue_core.chain.registry import (
     Call,
     selector,
@@ -67,7 +68,7 @@ _KARMA_CONTRACT = selector("karma()")
 #: fields whose value is read from another field's (the operator's count needs it)
 _DEPENDS_ON = {"operator": "service_deliveries"}
 #: reasons that mean the mech's own code answered wrong (not a call left unread)
-_OWN_REASONS = (UNREAD_CALL_FAILED, UNREAD_UNDECODABLE)
+_OWN_REASONS = frozenset({UNREAD_CALL_FAILED, UNREAD_UNDECODABLE})
 
 
 def _argument_address(call: Call) -> str:
@@ -126,10 +127,7 @@ def failed_on_its_own(fact: MechFacts, left_unread: FrozenSet[str]) -> bool:
     :return: True when a field is unread as ``call_reverted`` though its call was told
         apart (not left unread), or as ``return_undecodable``.
     """
-    return any(
-        reason in _OWN_REASONS and name not in left_unread
-        for name, reason in fact.unread
-    )
+    return bool(fields_unread_for(fact, _OWN_REASONS) - left_unread)
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ reading the same blocks through nodes answering the same make the same batches.
 """
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Sequence, Set
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Sequence, Set
 
 from mech_catalogue_core.chain.registry import (
     Call,
@@ -70,16 +70,29 @@ OWN_FIELDS = frozenset(
 )
 
 
+def fields_unread_for(fact: MechFacts, reasons: AbstractSet[str]) -> FrozenSet[str]:
+    """The fields a read left unread for one of ``reasons``: what a mech failed at.
+
+    The one reading of :attr:`MechFacts.unread` that both decide by: where a mech is
+    read next (:func:`own_getters_failed`) and whether it keeps its last good facts
+    (:func:`.facts_kept.failed_on_its_own`).
+
+    :param fact: the mech's facts from :func:`.marketplace.facts_reader`.
+    :param reasons: the reasons looked for (``UNREAD_CALL_FAILED``: a call reverted,
+        burnt its gas or was left unread; ``UNREAD_UNDECODABLE``: its return did not
+        decode).
+    :return: the fields' names.
+    """
+    return frozenset(name for name, reason in fact.unread if reason in reasons)
+
+
 def own_getters_failed(fact: MechFacts) -> bool:
     """Whether a call to the mech's own code failed in a read (reverted, burnt, unread).
 
     :param fact: the mech's facts from :func:`.marketplace.facts_reader`.
     :return: True when one of :data:`OWN_FIELDS` is unread as ``call_reverted``.
     """
-    return any(
-        name in OWN_FIELDS and reason == UNREAD_CALL_FAILED
-        for name, reason in fact.unread
-    )
+    return bool(fields_unread_for(fact, {UNREAD_CALL_FAILED}) & OWN_FIELDS)
 
 
 @dataclass

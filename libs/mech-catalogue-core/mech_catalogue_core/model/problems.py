@@ -153,6 +153,7 @@ class ProblemCode(StrEnum):
     PUBLISH_TRANSACTION_FAILED = "publish_transaction_failed"
     PUBLISH_NOT_CONFIRMED = "publish_not_confirmed"
     PUBLISH_INVALID_TARGET = "publish_invalid_target"
+    PUBLISH_FEE_OVER_CAP = "publish_fee_over_cap"
 
     # --- paid MCP calls (mech_catalogue_cli/mcp_server: a result's _meta warnings) -----
     RESPONSE_NOT_UTF8 = "response_not_utf8"
@@ -254,6 +255,7 @@ PUBLISH_NOT_AUTHORISED = ProblemCode.PUBLISH_NOT_AUTHORISED
 PUBLISH_TRANSACTION_FAILED = ProblemCode.PUBLISH_TRANSACTION_FAILED
 PUBLISH_NOT_CONFIRMED = ProblemCode.PUBLISH_NOT_CONFIRMED
 PUBLISH_INVALID_TARGET = ProblemCode.PUBLISH_INVALID_TARGET
+PUBLISH_FEE_OVER_CAP = ProblemCode.PUBLISH_FEE_OVER_CAP
 RESPONSE_NOT_UTF8 = ProblemCode.RESPONSE_NOT_UTF8
 RESPONSE_NOT_STRUCTURED = ProblemCode.RESPONSE_NOT_STRUCTURED
 DELIVERED_BY_ANOTHER_MECH = ProblemCode.DELIVERED_BY_ANOTHER_MECH
@@ -371,6 +373,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     PUBLISH_TRANSACTION_FAILED: "the hash update transaction was mined but reverted",
     PUBLISH_NOT_CONFIRMED: "the hash update transaction was sent but no receipt came",
     PUBLISH_INVALID_TARGET: "the publish target (registry kind, address or id) is malformed",
+    PUBLISH_FEE_OVER_CAP: "the node's base fee plus the tip, or its suggested tip, is over --max-fee-per-gas; nothing is signed",
     RESPONSE_NOT_UTF8: "a paid call's delivered response is not UTF-8; shown with U+FFFD",
     RESPONSE_NOT_STRUCTURED: "a paid call's delivered response is returned as text only",
     DELIVERED_BY_ANOTHER_MECH: "a paid request was delivered by another mech of the tool",

@@ -114,6 +114,7 @@ NOT_AUTHORISED = P.ProblemCode.PUBLISH_NOT_AUTHORISED
 TRANSACTION_FAILED = P.ProblemCode.PUBLISH_TRANSACTION_FAILED
 NOT_CONFIRMED = P.ProblemCode.PUBLISH_NOT_CONFIRMED
 INVALID_TARGET = P.ProblemCode.PUBLISH_INVALID_TARGET
+FEE_OVER_CAP = P.ProblemCode.PUBLISH_FEE_OVER_CAP
 
 #: decisions of :func:`decide` (members of :class:`.model.vocabulary.PublishStatus`)
 UP_TO_DATE = PublishStatus.UP_TO_DATE

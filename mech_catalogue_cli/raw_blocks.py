@@ -18,7 +18,8 @@
 ``extraData`` is longer than 32 bytes (``ExtraDataLengthError``) unless web3's
 proof-of-authority middleware is installed: every Polygon PoS (Bor) block carries 97
 (a 32-byte vanity and a 65-byte seal), so every base fee read there failed and no
-request could be signed (adv29zv P1). The server reads only a block's numbers
+request could be signed (adv29zv P1). What signs (the MCP server, ``prepay``,
+``publish``: :mod:`mech_catalogue_cli.fee_caps`) reads only a block's numbers
 (``number``, ``timestamp``, ``baseFeePerGas``), so it asks
 ``eth_getBlockByNumber(block, false)`` itself and checks only those.
 """
