@@ -204,10 +204,11 @@ faults: setup
 # timeout waited out, a long attack replayed), so CI (.ci/run) runs this beside `make test`
 # instead of every fault test twice. FAULT_WORKERS pytest-xdist workers, a test file at a
 # time (as `make soak` runs them): the 20,000-id scale test goes first and takes one worker
-# for most of the run, the other files share the second; a third worker would not end the
-# run sooner, only take CPU from the scale test's timed periods. FAULT_WORKERS=0 runs them
-# in this process. LONG_FAULT_PATHS: the folders holding a `long_faults` test.
-FAULT_WORKERS ?= 2
+# for most of its run; the attacks' devnet replays, now most of the run and mostly waiting
+# on timeouts, anvil and kubo, share the other two (docs/testing.md, "Order of the
+# files"). FAULT_WORKERS=0 runs them in this process. LONG_FAULT_PATHS: the folders
+# holding a `long_faults` test.
+FAULT_WORKERS ?= 3
 FAULT_PARALLEL = $(if $(filter 0,$(FAULT_WORKERS)),,-n $(FAULT_WORKERS) --dist loadfile --no-loadscope-reorder)
 LONG_FAULT_PATHS := tests/faults tests/e2e tests/adversary
 faults-long: setup
