@@ -63,7 +63,7 @@ def two_servers_call(
         async def one(name: str, proxy: LoopbackProxy, delay: float) -> None:
             prompt = prompts[0] if name == "first" else prompts[1]
             async with stdio_client(
-                devnet, state, "--ipfs-api", proxy.url, "--timeout", "2", *extra
+                devnet, state, "--ipfs-api", proxy.url, "--timeout", "6", *extra
             ) as client:
                 await client.list_tools()
                 await anyio.sleep(delay)

@@ -67,7 +67,7 @@ def test_an_accepted_request_never_settled_does_not_freeze_later_calls(
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
     price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
-    options = ("--mech", mech, "--offchain", "only", "--timeout", "3")
+    options = ("--mech", mech, "--offchain", "only", "--timeout", "8")
     capped = (*options, "--max-spend", str(2 * price))
     with OffchainResponder(devnet.info, [mech], behaviour="no_settle") as endpoint:
         declare_url(devnet, service_id, endpoint.url)
