@@ -93,6 +93,7 @@ from .offers import (
     choose_offer,
     price_words,
     schema_owners_first,
+    seniority,
 )
 from .portable_schema import with_portable_output
 from .readable_record import ReadableRecord
@@ -579,6 +580,68 @@ def _endpoint_of(mech: Mech) -> str:
         return ""
 
 
+#: one declaration of a tool name: the tool, its mech (None: unknown), its offers
+Declared = Tuple[Any, Any, Tuple[Offer, ...]]
+
+
+def _candidates(
+    catalogue: Catalogue,
+    name: str,
+    tenures: Optional[Mapping[Tuple[str, str], Tenure]],
+) -> List[Declared]:
+    """Every declaration of a tool name with its offers (catalogue's ref order).
+
+    :param catalogue: a catalogue with marketplace facts attached.
+    :param name: a mech tool name.
+    :param tenures: :func:`served_from_catalogue`'s.
+    :return: ``(tool, mech, offers)`` per declaration.
+    """
+    candidates: List[Declared] = []
+    for tool in catalogue.tools_named(name):
+        mech = (
+            catalogue.mech(tool.provenance.mech) if tool.provenance.mech else None
+        )
+        facts = mech.marketplace if mech is not None else ()
+        key = mech.ref.key if mech is not None else ""
+        endpoint = _endpoint_of(mech) if mech is not None else ""
+        offers = tuple(
+            Offer.from_facts(
+                key,
+                f,
+                (tenures or {}).get((f.address.lower(), tool.name)),
+                endpoint,
+            )
+            for f in facts
+        )
+        candidates.append((tool, mech, offers))
+    return candidates
+
+
+def _senior_names_first(candidates_of: Mapping[str, List[Declared]]) -> List[str]:
+    """Tool names, the one with the most senior offer first (``offers.seniority``).
+
+    The order the exporter tags names in (``exporters.names.export_names``): of two
+    names whose tags collide, the first is given the tag. A name with no offer goes
+    last; without any tenure known (an agent's catalogue) the names keep their order.
+
+    :param candidates_of: tool name -> its declarations (:func:`_candidates`), in the
+        catalogue's name order.
+    :return: the names, senior first (ties: the catalogue's order).
+    """
+    offers_of = {
+        name: [offer for _, _, offers in declared for offer in offers]
+        for name, declared in candidates_of.items()
+    }
+    if not any(o.declared_block is not None for v in offers_of.values() for o in v):
+        return list(candidates_of)
+
+    def key(name: str) -> Tuple[bool, Tuple[Any, ...]]:
+        offers = offers_of[name]
+        return (False, min(seniority(o) for o in offers)) if offers else (True, ())
+
+    return sorted(candidates_of, key=key)
+
+
 def served_from_catalogue(
     catalogue: Catalogue, tenures: Optional[Mapping[Tuple[str, str], Tenure]] = None
 ) -> ServedCatalogue:
@@ -590,7 +653,10 @@ def served_from_catalogue(
     registering a lower id, or re-declaring the name with other arguments, does not
     decide what the model sees. Only mechs taking the served arguments
     (:func:`payable_mechs`) are offers; the others are named in
-    ``_meta[META_KEY]["conflicting_mechs"]`` and never paid.
+    ``_meta[META_KEY]["conflicting_mechs"]`` and never paid. Names MCP cannot take as
+    written are tagged (``exporters.names``) in order of seniority
+    (:func:`_senior_names_first`): of two names sharing a tag, the senior tool's is
+    given it, not the one sorting first (adversarial review adv29zt2).
 
     :param catalogue: a catalogue with marketplace facts attached (or none: no offers).
     :param tenures: (mech contract address, tool name) -> since when the mech offers
@@ -599,28 +665,11 @@ def served_from_catalogue(
     :return: the served catalogue, digest :meth:`Catalogue.digest`.
     """
     names = catalogue.tool_names()
-    exported = export_names(names, MCP_TOOL_RULE)
+    candidates_of = {name: _candidates(catalogue, name, tenures) for name in names}
+    exported = export_names(_senior_names_first(candidates_of), MCP_TOOL_RULE)
     tools = []
     for name in names:
-        candidates = []
-        for tool in catalogue.tools_named(name):
-            mech = (
-                catalogue.mech(tool.provenance.mech) if tool.provenance.mech else None
-            )
-            facts = mech.marketplace if mech is not None else ()
-            key = mech.ref.key if mech is not None else ""
-            endpoint = _endpoint_of(mech) if mech is not None else ""
-            offers = tuple(
-                Offer.from_facts(
-                    key,
-                    f,
-                    (tenures or {}).get((f.address.lower(), tool.name)),
-                    endpoint,
-                )
-                for f in facts
-            )
-            candidates.append((tool, mech, offers))
-        ordered = schema_owners_first(candidates)
+        ordered = schema_owners_first(candidates_of[name])
         entry = CHECKED.exported([tool for tool, _, _ in ordered], exported[name])
         payable = payable_mechs(entry)
         served: List[Offer] = []
