@@ -99,10 +99,6 @@ def _served_as(
     return mech_tool, result.meta[REQUEST_META]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zt2: a restarted server serves a ground tag for the stranger's tool",
-)
 def test_a_restart_keeps_the_honest_tool_s_name(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:

@@ -38,6 +38,10 @@ stranger's mech ("not delivered within 10 s"), marketplace nonce +2 for one call
 Expected: the retry resumes the journalled request (its key remembered for the name and
 arguments, ``recall.NameIndex``, or its entry found by the signed bytes), one payment.
 
+Fixed (fix29zzg): tags are 64 bits, so this name no longer moves here; the retry's
+recall by a key remembered before the signing is tested with a moved name in
+``tests/test_mcp_recall_signed.py``.
+
 Fix direction: remember the name and arguments' key before the broadcast, and let
 ``recall`` resume a ``prepared`` entry that holds a signed request (it may be on chain)
 before the name is resolved again; and the ground tag's own fix.
@@ -86,11 +90,6 @@ def _listed_as(listed: Any) -> str:
     return str((tool.meta or {})["io.olas/mech-tool"]["mechToolName"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zt2: a cut call retried by its moved name after a restart pays a "
-    "second mech",
-)
 def test_a_call_retried_by_its_name_after_a_restart_pays_once(  # pylint: disable=too-many-locals
     chain_snapshot: Devnet, tmp_path: Path, proxy: LoopbackProxy
 ) -> None:

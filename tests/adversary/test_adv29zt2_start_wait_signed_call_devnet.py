@@ -40,6 +40,9 @@ Expected: a call whose journal entry holds a signed request is resumed in the wi
 catalogue is read), or at least told that the catalogue is still being read and that
 its signed request is kept (its request id), never that its tool is not served.
 
+Fixed (fix29zzg): the call's key is remembered before it signs, and a signed entry
+found by it is resumed before the name is looked up (its request read on chain).
+
 Fix direction: recall a ``prepared`` entry that carries ``raw_tx`` (or an off-chain
 signature) as a paid one (ensure_sent needs only the entry and the market), or make
 ``_call``'s unknown-name words say the catalogue is being read when
@@ -90,11 +93,6 @@ class Node:  # pylint: disable=too-few-public-methods
         return None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zt2: a signed call retried in the start-wait window is told its tool "
-    "is not served",
-)
 def test_a_signed_call_retried_in_the_start_wait_window_is_resumed(
     chain_snapshot: Devnet, tmp_path: Path, proxy: LoopbackProxy
 ) -> None:
