@@ -129,6 +129,9 @@ def test_sixty_four_bit_tags_keep_the_names_apart(
     served = ServedNames().assign(_served({HONEST: SENIOR, STRANGER: JUNIOR}))
     for name in (HONEST, STRANGER):
         tag = sanitise_name(name, MCP_TOOL_RULE)
-        assert len(tag) == 64 and tag[-16:] == hashlib.sha256(name.encode()).hexdigest()[:16]
+        assert (
+            len(tag) == 64
+            and tag[-16:] == hashlib.sha256(name.encode()).hexdigest()[:16]
+        )
         tool = served.named(tag)
         assert tool is not None and tool.mech_tool == name

@@ -27,7 +27,6 @@ from typing import Any, Dict, Optional
 
 import anyio
 import pytest
-
 from mech_catalogue_core.ipfs.unixfs import root_digest
 
 from mech_catalogue_cli.mcp_server.call_identity import (
@@ -46,7 +45,6 @@ from mech_catalogue_cli.mcp_server.recall import (
     resumed_tool,
 )
 from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY
-from mech_catalogue_cli.mcp_server.server import MechToolServer
 from mech_catalogue_cli.mcp_server.signed_parts import signed_parts
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
 from tests.test_mcp_paid_answer_unit import (  # noqa: F401  # pylint: disable=unused-import
@@ -159,7 +157,9 @@ def test_a_remembered_key_is_replaced_when_the_call_signs_under_another(
 class UnminedMarket(ResumingMarket):
     """The call's signed request is not on chain (a node still holds it)."""
 
-    def own_request(self, data: str) -> Optional[OwnRequest]:  # type: ignore[override]
+    def own_request(  # type: ignore[override]  # pylint: disable=useless-return
+        self, data: str
+    ) -> Optional[OwnRequest]:
         """None: not on chain.
 
         :param data: the request data.
@@ -169,7 +169,7 @@ class UnminedMarket(ResumingMarket):
         return None
 
 
-def _app(tmp_path: Path, market: Any, entry: JournalEntry) -> MechToolServer:
+def _app(tmp_path: Path, market: Any, entry: JournalEntry) -> Any:
     app = _server(tmp_path, market, BODY)
     assert app.journal is not None
     app.journal.save(entry)
@@ -226,6 +226,7 @@ class Reading:  # pylint: disable=too-few-public-methods
     """A first catalogue read still running (``--start-wait`` passed)."""
 
     done = False
+    error = None
 
 
 def test_a_signed_call_in_the_start_wait_window_is_told_the_catalogue_is_read(

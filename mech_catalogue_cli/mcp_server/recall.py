@@ -128,7 +128,7 @@ def departed_tool(name: str, entry: JournalEntry) -> ServedTool:
     return ServedTool(name, entry.tool, {"name": name, "inputSchema": {}}, ())
 
 
-def _call_keys(  # pylint: disable=too-many-arguments
+def _call_keys(  # pylint: disable=too-many-arguments,too-many-positional-arguments
     names: NameIndex,
     tool: Optional[ServedTool],
     name: str,
@@ -155,7 +155,7 @@ def _call_keys(  # pylint: disable=too-many-arguments
     return list(dict.fromkeys(keys))
 
 
-def recall_paid(  # pylint: disable=too-many-arguments
+def recall_paid(  # pylint: disable=too-many-arguments,too-many-positional-arguments
     journal: Journal,
     names: NameIndex,
     catalogue: ServedCatalogue,
@@ -186,7 +186,7 @@ def recall_paid(  # pylint: disable=too-many-arguments
     return None
 
 
-def recall_signed(  # pylint: disable=too-many-arguments
+def recall_signed(  # pylint: disable=too-many-arguments,too-many-positional-arguments
     journal: Journal,
     names: NameIndex,
     catalogue: ServedCatalogue,
@@ -227,7 +227,9 @@ def recall_signed(  # pylint: disable=too-many-arguments
     return None
 
 
-def resumed_tool(catalogue: ServedCatalogue, entry: JournalEntry) -> Optional[ServedTool]:
+def resumed_tool(
+    catalogue: ServedCatalogue, entry: JournalEntry
+) -> Optional[ServedTool]:
     """The tool served now for a signed entry's mech tool, under whatever name.
 
     :param catalogue: every tool served now.

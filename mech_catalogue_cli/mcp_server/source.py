@@ -55,7 +55,6 @@ from typing import (
 )
 
 from mech_catalogue_core.chain.marketplace import MarketplaceSource, attach_facts
-from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.derive.from_chain import DerivationCache
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
@@ -63,10 +62,7 @@ from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, export_names, is_
 from mech_catalogue_core.http_api.routes import (
     PAGE_MAX_BYTES,
 )
-from mech_catalogue_core.model.catalogue import (
-    Catalogue,
-    Mech,
-)
+from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import (
     MECH_KIND_LEGACY,
     MECH_KIND_MARKETPLACE,
@@ -84,6 +80,7 @@ from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .checked_definitions import CHECKED
+from .declarations import declarations, senior_names_first
 from .node_words import agent_said, chain_read_said, node_said
 from .offers import (
     NoOffer,
@@ -93,7 +90,6 @@ from .offers import (
     choose_offer,
     price_words,
     schema_owners_first,
-    seniority,
 )
 from .portable_schema import with_portable_output
 from .readable_record import ReadableRecord
@@ -567,81 +563,6 @@ def with_offer_listed(tool: Dict[str, Any], offer: Offer) -> Dict[str, Any]:
     return dict(tool, _meta=dict(tool["_meta"], **{META_KEY: listed}))
 
 
-def _endpoint_of(mech: Mech) -> str:
-    """The off-chain endpoint a mech's manifest declares, or "" (none, or not valid).
-
-    :param mech: a catalogue entry.
-    :return: the validated base URL (``chain.offchain.offchain_endpoint``).
-    """
-    try:
-        return offchain_endpoint(mech.extra) or ""
-    except EndpointError as exc:
-        LOGGER.info("mech %s: its url is not used (%s)", mech.ref.key, exc)
-        return ""
-
-
-#: one declaration of a tool name: the tool, its mech (None: unknown), its offers
-Declared = Tuple[Any, Any, Tuple[Offer, ...]]
-
-
-def _candidates(
-    catalogue: Catalogue,
-    name: str,
-    tenures: Optional[Mapping[Tuple[str, str], Tenure]],
-) -> List[Declared]:
-    """Every declaration of a tool name with its offers (catalogue's ref order).
-
-    :param catalogue: a catalogue with marketplace facts attached.
-    :param name: a mech tool name.
-    :param tenures: :func:`served_from_catalogue`'s.
-    :return: ``(tool, mech, offers)`` per declaration.
-    """
-    candidates: List[Declared] = []
-    for tool in catalogue.tools_named(name):
-        mech = (
-            catalogue.mech(tool.provenance.mech) if tool.provenance.mech else None
-        )
-        facts = mech.marketplace if mech is not None else ()
-        key = mech.ref.key if mech is not None else ""
-        endpoint = _endpoint_of(mech) if mech is not None else ""
-        offers = tuple(
-            Offer.from_facts(
-                key,
-                f,
-                (tenures or {}).get((f.address.lower(), tool.name)),
-                endpoint,
-            )
-            for f in facts
-        )
-        candidates.append((tool, mech, offers))
-    return candidates
-
-
-def _senior_names_first(candidates_of: Mapping[str, List[Declared]]) -> List[str]:
-    """Tool names, the one with the most senior offer first (``offers.seniority``).
-
-    The order the exporter tags names in (``exporters.names.export_names``): of two
-    names whose tags collide, the first is given the tag. A name with no offer goes
-    last; without any tenure known (an agent's catalogue) the names keep their order.
-
-    :param candidates_of: tool name -> its declarations (:func:`_candidates`), in the
-        catalogue's name order.
-    :return: the names, senior first (ties: the catalogue's order).
-    """
-    offers_of = {
-        name: [offer for _, _, offers in declared for offer in offers]
-        for name, declared in candidates_of.items()
-    }
-    if not any(o.declared_block is not None for v in offers_of.values() for o in v):
-        return list(candidates_of)
-
-    def key(name: str) -> Tuple[bool, Tuple[Any, ...]]:
-        offers = offers_of[name]
-        return (False, min(seniority(o) for o in offers)) if offers else (True, ())
-
-    return sorted(candidates_of, key=key)
-
-
 def served_from_catalogue(
     catalogue: Catalogue, tenures: Optional[Mapping[Tuple[str, str], Tenure]] = None
 ) -> ServedCatalogue:
@@ -655,7 +576,7 @@ def served_from_catalogue(
     (:func:`payable_mechs`) are offers; the others are named in
     ``_meta[META_KEY]["conflicting_mechs"]`` and never paid. Names MCP cannot take as
     written are tagged (``exporters.names``) in order of seniority
-    (:func:`_senior_names_first`): of two names sharing a tag, the senior tool's is
+    (:func:`.declarations.senior_names_first`): of two names sharing a tag, the senior tool's is
     given it, not the one sorting first (adversarial review adv29zt2).
 
     :param catalogue: a catalogue with marketplace facts attached (or none: no offers).
@@ -665,8 +586,8 @@ def served_from_catalogue(
     :return: the served catalogue, digest :meth:`Catalogue.digest`.
     """
     names = catalogue.tool_names()
-    candidates_of = {name: _candidates(catalogue, name, tenures) for name in names}
-    exported = export_names(_senior_names_first(candidates_of), MCP_TOOL_RULE)
+    candidates_of = {name: declarations(catalogue, name, tenures) for name in names}
+    exported = export_names(senior_names_first(candidates_of), MCP_TOOL_RULE)
     tools = []
     for name in names:
         ordered = schema_owners_first(candidates_of[name])
