@@ -200,7 +200,7 @@ def reserved_refusal(name: str) -> Optional[str]:
     """Why a tool is refused when it is served under a discovery tool's name (issue 29).
 
     The catalogue never serves one (``exporters.names.MCP_TOOL_RULE`` renames such a
-    mech tool deterministically, ``call_tool_<8 hex>``); an agent of another version,
+    mech tool deterministically, ``call_tool_<16 hex>``); an agent of another version,
     or a hostile one, might. Listed, it would squat the name ``search_tools``,
     ``describe_tool`` or ``call_tool`` take when the server switches to discovery mode,
     or be shadowed by them: it is withheld in every mode instead.

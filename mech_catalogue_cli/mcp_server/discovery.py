@@ -153,7 +153,7 @@ def names_tool(query: str, tool: ServedTool) -> bool:
     :param query: the query.
     :param tool: a listed tool.
     :return: True when the query's words are the MCP name's or the mech's name's
-        (``tide.table``, listed as ``tide_table_<8 hex>``), all split on ``-_./:`` and
+        (``tide.table``, listed as ``tide_table_<16 hex>``), all split on ``-_./:`` and
         lowercased.
     """
     words = _words_of_name(query).lower().split()

@@ -20,9 +20,15 @@ schema served now, or resolving the MCP name in the catalogue served now, before
 in the journal lost paid answers: a changed schema refused the same arguments, a tool
 that left the catalogue was "no tool named ...". :func:`recall_paid` looks first.
 
-The MCP name of a tool that left no longer says its mech tool name, so
-:class:`NameIndex` remembers, per call, which key the MCP name and arguments stood for
-(``<state>/names/<sha256>``: the call key, 64 hex characters).
+The MCP name of a tool that left no longer says its mech tool name, and a name may
+stand for another mech tool after a restart, so :class:`NameIndex` remembers, per call,
+which key the MCP name and arguments stood for (``<state>/names/<sha256>``: the call
+key, 64 hex characters), written before anything of the call is signed. The key
+remembered is looked at first: a call whose earlier attempt signed anything (an
+approval, a transaction, an off-chain request: :func:`.signed_parts.signed_parts`) is
+resumed by that key (:func:`recall_signed`, :func:`resumed_tool`), never resolved again
+to the mech tool its name stands for now (adversarial review adv29zt2: a broadcast cut
+by the call's end, retried after a restart that moved the name, paid a second mech).
 """
 
 import logging
@@ -37,6 +43,8 @@ from .call_identity import call_key, payload_nonce, request_payload
 from .ipfs import payload_bytes
 from .journal import Journal, JournalEntry
 from .market import Marketplace
+from .mined_reverts import never_paid
+from .signed_parts import signed_parts
 from .source import ServedCatalogue, ServedTool
 from .whole_file import write_whole
 
@@ -72,7 +80,11 @@ class NameIndex:
         idempotency: str,
         key: str,
     ) -> None:
-        """Write which call key this MCP call stands for (atomically; idempotent).
+        """Write which call key this MCP call stands for now (atomically).
+
+        Called before the call signs anything: a key remembered before is replaced
+        (its call was looked up first, :func:`recall_paid` and :func:`recall_signed`,
+        and found neither paid nor signed, or resumed under this same key).
 
         :param name: the MCP tool name.
         :param arguments: the arguments.
@@ -80,10 +92,9 @@ class NameIndex:
         :param idempotency: the client's idempotency key.
         :param key: the call key.
         """
-        path = self._path(name, arguments, requester, idempotency)
-        if path.exists():
+        if self.recall(name, arguments, requester, idempotency) == key:
             return
-        write_whole(path, key)
+        write_whole(self._path(name, arguments, requester, idempotency), key)
 
     def recall(
         self, name: str, arguments: Dict[str, Any], requester: str, idempotency: str
@@ -117,7 +128,34 @@ def departed_tool(name: str, entry: JournalEntry) -> ServedTool:
     return ServedTool(name, entry.tool, {"name": name, "inputSchema": {}}, ())
 
 
-def recall_paid(  # pylint: disable=too-many-arguments
+def _call_keys(  # pylint: disable=too-many-arguments,too-many-positional-arguments
+    names: NameIndex,
+    tool: Optional[ServedTool],
+    name: str,
+    arguments: Dict[str, Any],
+    requester: str,
+    idempotency: str,
+) -> List[str]:
+    """The keys a call may have been journalled under: the remembered one first.
+
+    :param names: the name index.
+    :param tool: the tool the name stands for now (None: none).
+    :param name: the MCP name called.
+    :param arguments: the arguments as sent.
+    :param requester: the paying account.
+    :param idempotency: the client's idempotency key.
+    :return: distinct call keys, the one the name stood for when last called first.
+    """
+    keys: List[str] = []
+    remembered = names.recall(name, arguments, requester, idempotency)
+    if remembered:
+        keys.append(remembered)
+    if tool is not None:
+        keys.append(call_key(tool.mech_tool, arguments, requester, idempotency))
+    return list(dict.fromkeys(keys))
+
+
+def recall_paid(  # pylint: disable=too-many-arguments,too-many-positional-arguments
     journal: Journal,
     names: NameIndex,
     catalogue: ServedCatalogue,
@@ -140,18 +178,66 @@ def recall_paid(  # pylint: disable=too-many-arguments
         ``JournalError`` (a ``MarketError``), as a later lookup would.
     """
     tool = catalogue.named(name)
-    keys: List[str] = []
-    if tool is not None:
-        keys.append(call_key(tool.mech_tool, arguments, requester, idempotency))
-    remembered = names.recall(name, arguments, requester, idempotency)
-    if remembered:
-        keys.append(remembered)
-    for key in dict.fromkeys(keys):
+    for key in _call_keys(names, tool, name, arguments, requester, idempotency):
         entry = journal.load(key)
         if entry is not None and entry.status in PAID_STATUSES:
             same = tool is not None and tool.mech_tool == entry.tool
             return (tool if same and tool else departed_tool(name, entry)), entry
     return None
+
+
+def recall_signed(  # pylint: disable=too-many-arguments,too-many-positional-arguments
+    journal: Journal,
+    names: NameIndex,
+    catalogue: ServedCatalogue,
+    name: str,
+    arguments: Dict[str, Any],
+    requester: str,
+    idempotency: str,
+) -> Optional[JournalEntry]:
+    """Find the entry of an earlier attempt of this call that signed anything.
+
+    Its request may be on chain, on its way there (a node holding the broadcast) or
+    held by its mech (off chain), or its approval spent: the call goes on under that
+    entry's key (:func:`resumed_tool`), whatever its name stands for now.
+
+    :param journal: the call journal.
+    :param names: the name index.
+    :param catalogue: every tool served now.
+    :param name: the MCP name called.
+    :param arguments: the arguments as sent (not yet validated).
+    :param requester: the paying account.
+    :param idempotency: the client's idempotency key.
+    :return: the entry (any status) whose :func:`.signed_parts.signed_parts` holds
+        anything, the remembered key's first; None when no attempt signed anything
+        (or only a transaction the journal says can never pay:
+        :func:`.mined_reverts.never_paid`).
+        A tampered entry raises the journal's ``JournalError`` (a ``MarketError``).
+    """
+    tool = catalogue.named(name)
+    for key in _call_keys(names, tool, name, arguments, requester, idempotency):
+        entry = journal.load(key)
+        signed = signed_parts(entry)
+        if entry is None or not signed.anything:
+            continue
+        if signed.transaction and never_paid(entry) and not signed.offchain:
+            if not signed.approval:
+                continue  # its one signature can never pay: nothing to resume
+        return entry
+    return None
+
+
+def resumed_tool(
+    catalogue: ServedCatalogue, entry: JournalEntry
+) -> Optional[ServedTool]:
+    """The tool served now for a signed entry's mech tool, under whatever name.
+
+    :param catalogue: every tool served now.
+    :param entry: the call's signed entry (:func:`recall_signed`).
+    :return: the served tool whose mech tool is the entry's (its call key is the
+        entry's), or None when that mech tool is not served now.
+    """
+    return next((t for t in catalogue.tools if t.mech_tool == entry.tool), None)
 
 
 def resume_from_chain(  # pylint: disable=too-many-arguments

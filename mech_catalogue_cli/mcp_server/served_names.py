@@ -17,20 +17,20 @@
 A client lists a tool by its MCP name, a model plans with it and an agent's configuration
 keeps it; ``tools/call`` names it and the server pays the mechs of the mech tool behind
 it. The exporter's names depend on the set of names served
-(``exporters.names.export_names``: a tagged ``prediction_online_71343d6f`` beside a later
+(``exporters.names.export_names``: a tagged ``prediction_online_71343d6f4810664e`` beside a later
 literal copy of it), so a registration could move a served name to another tool. Here
 each MCP name, once served, keeps standing for its mech tool while that tool is served,
 and is given to no other tool after it is gone (a call naming it is then "not served
 now"): a newcomer whose name would take a served one is the one given a tag, except
-that a tool's first tag goes back to it from a junior tool literally named so
-(:meth:`ServedNames.assign`). At most
+that a tool's first tag goes back to it from a junior tool literally named so, or from
+a junior tool whose own first tag is the same (:meth:`ServedNames.assign`). At most
 :data:`MAX_REMEMBERED_NAMES` names are remembered (the longest-gone forgotten first).
 """
 
 import logging
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Set, Tuple
 
 from mech_catalogue_core.exporters.names import (
     MCP_TOOL_RULE,
@@ -83,6 +83,8 @@ class ServedNames:
         """
         self.bound = bound
         self._tool_of: "OrderedDict[str, str]" = OrderedDict()
+        # (mech tool, MCP name) pairs warned of as served under a taken first tag
+        self._warned: Set[Tuple[str, str]] = set()
 
     def stood_for(self, name: str) -> str:
         """The mech tool an MCP name has stood for ("" when never served or forgotten).
@@ -104,12 +106,16 @@ class ServedNames:
 
         Before that, a name a tool holds because it is literally its mech tool's name
         goes to the tool whose first tag it is (``sanitise_name``: ``prediction online``
-        is ``prediction_online_71343d6f``) when both are served and the literal one is
+        is ``prediction_online_71343d6f4810664e``) when both are served and the literal one is
         not senior (:func:`_seniority`): the literal copy had it only because the tagged
         tool was absent from an earlier read (adversarial review adv29yp N1), and the
         exporter's rule gives it to the tagged tool when both are read together. A
         senior literal tool keeps it (a stranger grinding a name whose tag is an honest
-        literal name takes nothing).
+        literal name takes nothing). Likewise a first tag held by a junior tool whose
+        own first tag it is too (two names' tags colliding: 64 bits since adv29zt2, out
+        of grinding's reach) goes to the senior one, and tools the exporter names are
+        tagged senior first: the same names in a running server as after a restart.
+        A tool served under another name than its first tag is warned of once (log).
 
         :param served: a catalogue as its source named it.
         :return: the same tools (same digest, same order), renamed where needed.
@@ -131,7 +137,10 @@ class ServedNames:
             ):
                 names[at] = source_name
                 taken.add(source_name)
-        for mech_tool, at in first.items():
+        # tagged senior first: of two names whose first tags collide, the senior's
+        for mech_tool, at in sorted(
+            first.items(), key=lambda item: _seniority(served.tools[item[1]])
+        ):
             if at not in names:
                 names[at] = export_names(
                     [mech_tool], MCP_TOOL_RULE, held=frozenset(taken)
@@ -150,10 +159,17 @@ class ServedNames:
         gone = [name for name, mech in self._tool_of.items() if mech not in serving]
         for name in gone[: max(0, len(self._tool_of) - self.bound)]:
             del self._tool_of[name]
-        return replace(served, tools=tuple(tools))
+        named = replace(served, tools=tuple(tools))
+        self._warn_of_taken_tags(named)
+        return named
 
     def _return_first_tags(self, served: ServedCatalogue) -> None:
-        """Give each served tool its first tag back from a junior literal holder.
+        """Give each served tool its first tag back from a junior holder of it.
+
+        A holder is junior when it is the tag literally and not more senior (it had the
+        name only while the tagged tool was unread, adv29yp), or when its own first
+        tag is the same (a collision, ground or not, adv29zt2) and the tool is more
+        senior than it (:func:`_seniority`).
 
         :param served: the catalogue being named.
         """
@@ -162,22 +178,54 @@ class ServedNames:
             present.setdefault(tool.mech_tool, tool)
         for mech_tool, tool in present.items():
             tag = sanitise_name(mech_tool, MCP_TOOL_RULE)
-            literal = present.get(tag)
-            if (
-                tag == mech_tool
-                or literal is None
-                or self._tool_of.get(tag) != tag
-                or _seniority(literal) < _seniority(tool)
-            ):
+            holder = self._tool_of.get(tag, "")
+            held_by = present.get(holder)
+            if tag == mech_tool or holder == mech_tool or held_by is None:
+                continue
+            if holder == tag:  # literally the tag: senior, it keeps it
+                junior = not _seniority(held_by) < _seniority(tool)
+            else:  # its own first tag too: only a more senior tool takes it
+                junior = sanitise_name(holder, MCP_TOOL_RULE) == tag and (
+                    _seniority(tool) < _seniority(held_by)
+                )
+            if not junior:
                 continue
             LOGGER.warning(
-                "MCP name %s goes to mech tool %s (its first tag) from the tool named "
-                "so literally, which has not served longer",
+                "MCP name %s goes to mech tool %s (its first tag) from mech tool %s, "
+                "which has not served longer",
                 tag,
                 label_for_model(mech_tool),
+                label_for_model(holder),
             )
             self._tool_of[tag] = mech_tool
             self._tool_of.move_to_end(tag)
+
+    def _warn_of_taken_tags(self, served: ServedCatalogue) -> None:
+        """Warn once of each tool served under another name than its first tag.
+
+        Its first tag stands for another mech tool (a senior one whose tag is the
+        same, or a name served before): a client that knew it under that tag calls
+        another tool by it.
+
+        :param served: the catalogue as named.
+        """
+        for tool in served.tools:
+            tag = sanitise_name(tool.mech_tool, MCP_TOOL_RULE)
+            holder = self._tool_of.get(tag, "")
+            if tool.name in (tag, tool.mech_tool) or holder in ("", tool.mech_tool):
+                continue
+            if (tool.mech_tool, tool.name) in self._warned:
+                continue
+            if len(self._warned) >= self.bound:
+                self._warned.clear()
+            self._warned.add((tool.mech_tool, tool.name))
+            LOGGER.warning(
+                "mech tool %s is served as %s: its first tag %s stands for mech tool %s",
+                label_for_model(tool.mech_tool),
+                tool.name,
+                tag,
+                label_for_model(holder),
+            )
 
 
 def _seniority(tool: ServedTool) -> Tuple[Any, ...]:

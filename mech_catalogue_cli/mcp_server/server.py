@@ -88,7 +88,13 @@ from .offchain import OffchainRefusal
 from .offers import NoOffer, Offer, rank_offers
 from .outstanding import HeldBehind, Hold
 from .pins import approved_tools
-from .recall import NameIndex, recall_paid
+from .recall import (
+    NameIndex,
+    departed_tool,
+    recall_paid,
+    recall_signed,
+    resumed_tool,
+)
 from .refused_offers import skipped_meta, with_skipped
 from .results import (
     called_name,
@@ -487,6 +493,79 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             self._remember_name(name, arguments, requester, idempotency, paid[1].key)
         return paid
 
+    async def _signed_before(
+        self, name: str, arguments: Dict[str, Any], requester: str, idempotency: str
+    ) -> Optional[JournalEntry]:
+        """The entry of an earlier attempt of this call that signed anything (.recall).
+
+        :param name: the MCP tool name.
+        :param arguments: the call's arguments (normalised).
+        :param requester: this server's requester address.
+        :param idempotency: the client's idempotency key ("" when none).
+        :return: :func:`.recall.recall_signed` (read in a worker thread), or None.
+        """
+        if self.reader is None or self.names is None:
+            return None
+        return await anyio.to_thread.run_sync(
+            recall_signed,
+            self.reader.journal,
+            self.names,
+            self.catalogue,
+            name,
+            arguments,
+            requester,
+            idempotency,
+        )
+
+    async def _resumed_unserved(  # pylint: disable=too-many-arguments
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        entry: JournalEntry,
+        timer: PhaseTimer,
+        session: Any,
+    ) -> types.CallToolResult:
+        """A signed call whose mech tool is not served now: its request read, no other.
+
+        Its request found on chain (mined since, or broadcast by a node after the call
+        that signed it ended) is waited for as a paid one; otherwise the call says what
+        it signed and that nothing new was sent: no other mech tool is paid for it, by
+        whatever its name stands for now (adv29zt2). In a ``--start-wait`` window
+        (:attr:`first_read` running) it says the catalogue is still being read.
+
+        :param name: the MCP tool name called.
+        :param arguments: the call's arguments (normalised).
+        :param entry: the call's signed entry (:func:`.recall.recall_signed`).
+        :param timer: the call's phase timer.
+        :param session: the SDK session for progress notifications (None: none).
+        :return: the paid call's answer, or an ``isError`` result saying why not.
+        """
+        called = called_name(name)
+        tool = departed_tool(name, entry)
+        if entry.status == CallStatus.PREPARED:
+            try:
+                with reads_within(timer.within(self.settings.timeout, math.inf)):
+                    found = await self.sender.resumed_from_chain(
+                        tool, arguments, entry.key
+                    )
+            except MarketError as exc:
+                return error_result(f"{called}: {exc}; {unresumed_words(entry)}")
+            if found is not None:
+                answered = await self._waited(tool, found, timer, session)
+                if answered is not None:
+                    return answered
+                entry = found
+        reading = self.first_read is not None and not self.first_read.done
+        why = (
+            "the catalogue is still being read (list the tools again in a moment)"
+            if reading
+            else f"its mech tool {called_name(entry.tool)} is not served now"
+        )
+        return error_result(
+            f"{called}: {why}; no other tool is paid for this call: "
+            f"{unresumed_words(entry)}"
+        )
+
     async def _sent_when_free(  # pylint: disable=too-many-arguments
         self,
         tool: ServedTool,
@@ -725,7 +804,16 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             answered = await self._waited(paid[0], paid[1], timer, session)
             if answered is not None:
                 return answered
-        tool = self.catalogue.named(name)
+        signed = (
+            await self._signed_before(name, arguments, requester, idempotency)
+            if reader
+            else None
+        )
+        # a call that signed anything goes on under its key, whatever its name is now
+        tool = resumed_tool(self.catalogue, signed) if signed else None
+        if signed and tool is None:
+            return await self._resumed_unserved(name, arguments, signed, timer, session)
+        tool = tool or self.catalogue.named(name)
         if tool is None:
             stood_for = self.served_names.stood_for(name)
             was = (
@@ -784,6 +872,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
         if reader is None:  # a dry run sends nothing, so remembers no revert
             return self.sender.dry_run(tool, ranked[0], payload, key)
+        # before anything is signed: a retry finds this key whatever the name is then
+        self._remember_name(name, arguments, requester, idempotency, key)
         for offer in ranked:
             sent = await self._sent_when_free(
                 tool, offer, payload, (key, timer, ranked), session

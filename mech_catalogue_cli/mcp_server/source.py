@@ -55,7 +55,6 @@ from typing import (
 )
 
 from mech_catalogue_core.chain.marketplace import MarketplaceSource, attach_facts
-from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.derive.from_chain import DerivationCache
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
@@ -63,10 +62,7 @@ from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, export_names, is_
 from mech_catalogue_core.http_api.routes import (
     PAGE_MAX_BYTES,
 )
-from mech_catalogue_core.model.catalogue import (
-    Catalogue,
-    Mech,
-)
+from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import (
     MECH_KIND_LEGACY,
     MECH_KIND_MARKETPLACE,
@@ -84,6 +80,7 @@ from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .checked_definitions import CHECKED
+from .declarations import declarations, senior_names_first
 from .node_words import agent_said, chain_read_said, node_said
 from .offers import (
     NoOffer,
@@ -566,19 +563,6 @@ def with_offer_listed(tool: Dict[str, Any], offer: Offer) -> Dict[str, Any]:
     return dict(tool, _meta=dict(tool["_meta"], **{META_KEY: listed}))
 
 
-def _endpoint_of(mech: Mech) -> str:
-    """The off-chain endpoint a mech's manifest declares, or "" (none, or not valid).
-
-    :param mech: a catalogue entry.
-    :return: the validated base URL (``chain.offchain.offchain_endpoint``).
-    """
-    try:
-        return offchain_endpoint(mech.extra) or ""
-    except EndpointError as exc:
-        LOGGER.info("mech %s: its url is not used (%s)", mech.ref.key, exc)
-        return ""
-
-
 def served_from_catalogue(
     catalogue: Catalogue, tenures: Optional[Mapping[Tuple[str, str], Tenure]] = None
 ) -> ServedCatalogue:
@@ -590,7 +574,10 @@ def served_from_catalogue(
     registering a lower id, or re-declaring the name with other arguments, does not
     decide what the model sees. Only mechs taking the served arguments
     (:func:`payable_mechs`) are offers; the others are named in
-    ``_meta[META_KEY]["conflicting_mechs"]`` and never paid.
+    ``_meta[META_KEY]["conflicting_mechs"]`` and never paid. Names MCP cannot take as
+    written are tagged (``exporters.names``) in order of seniority
+    (:func:`.declarations.senior_names_first`): of two names sharing a tag, the senior tool's is
+    given it, not the one sorting first (adversarial review adv29zt2).
 
     :param catalogue: a catalogue with marketplace facts attached (or none: no offers).
     :param tenures: (mech contract address, tool name) -> since when the mech offers
@@ -599,28 +586,11 @@ def served_from_catalogue(
     :return: the served catalogue, digest :meth:`Catalogue.digest`.
     """
     names = catalogue.tool_names()
-    exported = export_names(names, MCP_TOOL_RULE)
+    candidates_of = {name: declarations(catalogue, name, tenures) for name in names}
+    exported = export_names(senior_names_first(candidates_of), MCP_TOOL_RULE)
     tools = []
     for name in names:
-        candidates = []
-        for tool in catalogue.tools_named(name):
-            mech = (
-                catalogue.mech(tool.provenance.mech) if tool.provenance.mech else None
-            )
-            facts = mech.marketplace if mech is not None else ()
-            key = mech.ref.key if mech is not None else ""
-            endpoint = _endpoint_of(mech) if mech is not None else ""
-            offers = tuple(
-                Offer.from_facts(
-                    key,
-                    f,
-                    (tenures or {}).get((f.address.lower(), tool.name)),
-                    endpoint,
-                )
-                for f in facts
-            )
-            candidates.append((tool, mech, offers))
-        ordered = schema_owners_first(candidates)
+        ordered = schema_owners_first(candidates_of[name])
         entry = CHECKED.exported([tool for tool, _, _ in ordered], exported[name])
         payable = payable_mechs(entry)
         served: List[Offer] = []

@@ -79,4 +79,4 @@ def test_openai_agents_function_names_fit_the_apis(
     # observed on main: [LONG, "resolve-market-reasoning-gpt-4.1"], both sent as they are
     refused = [n for n in names if not FUNCTION_NAME.fullmatch(n)]
     assert not refused, refused
-    assert any(n.startswith("x" * 55 + "_") for n in names), names
+    assert any(n.startswith("x" * 47 + "_") for n in names), names

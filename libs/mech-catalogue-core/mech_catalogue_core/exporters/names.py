@@ -32,12 +32,14 @@ names chosen to collide with another name's sanitised form or its fallbacks):
    names in ``held`` (served before for names no longer in the set) are taken by none;
 1. a name that already matches the rule keeps itself (all such names are reserved first,
    so no renamed name can take one), unless it is the first tag another name of the set
-   is given (``prediction_online_71343d6f`` beside ``prediction online``): a literal copy
+   is given (``prediction_online_71343d6f4810664e`` beside ``prediction online``): a literal copy
    of a renamed name's served name is renamed itself (adv29v), so registering it later
    does not take the name;
 2. every other name, in first-seen order, becomes its characters outside the rule's set
-   replaced by ``_`` (``name`` when nothing is left), cut so that ``_`` + 8 hex digits of
-   the sha2-256 of the original UTF-8 name fit, plus that tag;
+   replaced by ``_`` (``name`` when nothing is left), cut so that ``_`` +
+   :data:`TAG_HEX_DIGITS` (16) hex digits of the sha2-256 of the original UTF-8 name fit,
+   plus that tag (64 bits: a stranger cannot grind a name whose tag is another's; 8
+   digits, 32 bits, took minutes: adversarial review adv29zt2);
 3. if that is taken, the tag is computed over ``name + "#" + str(k)`` for k = 1, 2, ...
    until a free name is found (the set of taken names is finite, so this ends).
 
@@ -77,7 +79,8 @@ ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
 MCP_NAME = re.compile(r"^[a-zA-Z0-9_.-]{1,128}$")
 
-_SUFFIX_LENGTH = 9  # "_" + 8 hex digits
+#: hex digits of a name's tag (64 bits: beyond grinding a second name to the same tag)
+TAG_HEX_DIGITS = 16
 EMPTY_NAME = "name"
 
 
@@ -160,13 +163,14 @@ MCP_RULE = NameRule(MCP_NAME, re.compile(r"[^a-zA-Z0-9_.-]"), 128)
 #: name to the model's API as it is, and those APIs refuse the whole request when one
 #: name breaks their rule (adv29zu C4): a stranger's ``tide.table`` or 65-character
 #: name would stop every turn of such an agent. A mech tool named outside it
-#: (``call_tool``, ``tide.table``) is served as ``<name>_<8 hex>``, the same name on
+#: (``call_tool``, ``tide.table``) is served as ``<name>_<16 hex>``, the same name on
 #: every agent and server; its ``_meta`` keeps the mech tool name
 MCP_TOOL_RULE = NameRule(OPENAI_NAME, re.compile(r"[^a-zA-Z0-9_-]"), 64, reserve=True)
 
 
 def _tag(text: str) -> str:
-    return "_" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return "_" + digest[:TAG_HEX_DIGITS]
 
 
 def _base(name: str, rule: NameRule) -> str:
@@ -175,7 +179,7 @@ def _base(name: str, rule: NameRule) -> str:
 
 def _tagged(name: str, rule: NameRule, attempt: int) -> str:
     salt = name if attempt == 0 else f"{name}#{attempt}"
-    return _base(name, rule)[: rule.max_length - _SUFFIX_LENGTH] + _tag(salt)
+    return _base(name, rule)[: rule.max_length - 1 - TAG_HEX_DIGITS] + _tag(salt)
 
 
 def sanitise_name(name: str, rule: NameRule = OPENAI_RULE) -> str:

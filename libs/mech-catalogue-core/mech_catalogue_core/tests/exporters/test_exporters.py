@@ -80,7 +80,7 @@ def test_valid_names_are_kept_and_collisions_tagged() -> None:
     """Valid names stay; 'a.b' and 'a b' both sanitise to a_b but never take the valid 'a_b'."""
     mapping = names.export_names(["a_b", "a.b", "a b", "x" * 70])
     assert mapping["a_b"] == "a_b"
-    assert re.fullmatch(r"a_b_[0-9a-f]{8}", mapping["a.b"])
+    assert re.fullmatch(r"a_b_[0-9a-f]{16}", mapping["a.b"])
     assert mapping["a.b"] != mapping["a b"]
     assert len(mapping["x" * 70]) == 64
     assert names.export_names(["weather.forecast"], names.MCP_RULE) == {
@@ -139,7 +139,7 @@ def test_catalogue_export_lists_every_mech_offering_a_name() -> None:
     # a dot is outside the function-name rule model APIs take (adv29zu C4)
     assert [t["name"] for t in exported][:2] == [
         "summarise",
-        "weather_forecast_1cb2de11",
+        "weather_forecast_1cb2de11cf0b3756",
     ]
     assert exported[1]["_meta"]["io.olas/mech-tool"]["mechToolName"] == (
         "weather.forecast"
