@@ -32,7 +32,7 @@ from mech_catalogue_core.chain.presets import (
 )
 
 from mech_catalogue_cli.mcp_server.fees import TipChoice
-from mech_catalogue_cli.mcp_server.market_errors import DEFAULT_MAX_GAS
+from mech_catalogue_cli.mcp_server.market_errors import DEFAULT_MAX_GAS, say_gwei
 
 if TYPE_CHECKING:  # web3 and the server: not for `--help`
     from mech_catalogue_cli.mcp_server.market import Marketplace
@@ -142,17 +142,44 @@ def choose_tip(
     preset: Optional[ChainPreset],
     devnet: bool,
 ) -> None:
-    """Set the tip ``market`` signs (:class:`.fees.TipChoice`).
+    """Set the tip ``market`` signs (:class:`.fees.TipChoice`), warning of a low one.
+
+    A tip typed under the preset's least is signed as typed (the user's choice), after
+    one line on stderr saying so (:func:`tip_warning`); a cancellation still tips at
+    least the preset's least (:attr:`.fees.TipChoice.cancel_least`).
 
     :param market: the paying marketplace.
     :param typed: ``--priority-fee-per-gas`` (None: not typed), wei per gas.
     :param preset: the ``--chain`` preset (None: the devnet, or a custom ``--rpc``).
     :param devnet: whether the chain is the devnet (its tip: 0).
     """
+    warning = tip_warning(typed, preset)
+    if warning:
+        click.echo(warning, err=True)  # stdout is the MCP protocol's
     market.tips = TipChoice(
         least=chosen_min_priority_fee(preset),
         typed=typed,
         from_node=typed is None and preset is None and not devnet,
+    )
+
+
+def tip_warning(typed: Optional[int], preset: Optional[ChainPreset]) -> str:
+    """One line warning of a ``--priority-fee-per-gas`` under the preset's least tip.
+
+    :param typed: ``--priority-fee-per-gas`` (None: not typed), wei per gas.
+    :param preset: the ``--chain`` preset (None: the devnet or a custom ``--rpc``,
+        whose least is unknown: nothing said).
+    :return: the warning (what was typed, the least, what may happen, what to do), or
+        "" when the tip is not under the preset's least.
+    """
+    if typed is None or preset is None or typed >= preset.min_priority_fee_wei:
+        return ""
+    least = preset.min_priority_fee_wei
+    return (
+        f"warning: --priority-fee-per-gas {say_gwei(typed)} is under the "
+        f"{preset.name} preset's least tip, {say_gwei(least)}: its nodes may refuse "
+        "the requests or leave them unmined (cancellations still tip the least); give "
+        f"--priority-fee-per-gas {least} or more, or leave it out to sign the least"
     )
 
 

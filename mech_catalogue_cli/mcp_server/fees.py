@@ -21,12 +21,15 @@ Every fee is at most ``--max-fee-per-gas``; of the node's fee suggestions only i
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 from mech_catalogue_core.chain.presets import DEFAULT_MIN_PRIORITY_FEE_PER_GAS
 
 from .market_errors import (
     FEE_CAP_TIMES_BASE_FEE,
+    TIP_FROM_NODE,
+    TIP_LEAST,
+    TIP_TYPED,
     CancelOverCap,
     FeeOverCap,
     TipOverCap,
@@ -40,13 +43,24 @@ CANCEL_LEAST_TIP = 10**9
 TRANSFER_GAS = 21_000
 
 
+class Tip(NamedTuple):
+    """A tip to sign and where it came from.
+
+    :param wei: wei per gas.
+    :param source: :data:`.market_errors.TIP_TYPED`, ``TIP_FROM_NODE`` or
+        ``TIP_LEAST``.
+    """
+
+    wei: int
+    source: str
+
+
 @dataclass
 class TipChoice:
     """Which tip (``maxPriorityFeePerGas``) a transaction is signed with.
 
-    :param least: the least the chain's nodes take, wei per gas (the ``--chain``
-        preset's ``min_priority_fee_wei``; 0 without one); also the least a
-        cancellation tips.
+    :param least: the least the chain's nodes take (the ``--chain`` preset's
+        ``min_priority_fee_wei``; 0 without one), wei per gas.
     :param typed: ``--priority-fee-per-gas``, wei per gas (None: not typed).
     :param from_node: ask the node's ``eth_maxPriorityFeePerGas`` at each signing (no
         tip typed and no preset: a custom ``--rpc``).
@@ -56,43 +70,55 @@ class TipChoice:
     typed: Optional[int] = None
     from_node: bool = False
 
-    def tip(self, read_node: Callable[[], Optional[int]], cap: int, node: str) -> int:
+    def tip(self, read_node: Callable[[], Optional[int]], cap: int, node: str) -> Tip:
         """The tip to sign now: typed, else the node's suggestion, else the least.
 
         :param read_node: reads the node's suggestion, wei per gas (None: the node has
             no such method); called only with :attr:`from_node` and nothing typed.
         :param cap: ``--max-fee-per-gas``, wei per gas.
         :param node: the node's URL, redacted (for the error).
-        :return: wei per gas.
+        :return: the tip, wei per gas, and where it came from.
         :raises TipOverCap: when the node's suggestion is over ``cap`` (nothing is
             signed); what ``read_node`` raises (an answer that is no quantity).
         """
         if self.typed is not None:
-            return self.typed
+            return Tip(self.typed, TIP_TYPED)
         suggested = read_node() if self.from_node else None
         if suggested is None:
-            return self.least
+            return Tip(self.least, TIP_LEAST)
         if suggested > cap:
             raise TipOverCap(node, suggested, cap)
-        return suggested
+        return Tip(suggested, TIP_FROM_NODE)
+
+    @property
+    def cancel_least(self) -> int:
+        """The least tip a cancellation signs, wei per gas.
+
+        The tip typed when it is more than the chain's least, else the chain's least: a
+        tip typed under a preset's least is warned of at start and signed for requests
+        (the user's choice), but a cancellation must be mined, so it never tips less
+        than the chain's nodes take (:func:`cancellation_fees` also outbids the tip of
+        the transaction it replaces).
+        """
+        return max(self.typed or 0, self.least)
 
 
-def request_fees(base_fee: int, where: str, cap: int, min_tip: int) -> Tuple[int, int]:
-    """The fees to sign: twice the base fee plus the chain's least tip, within the cap.
+def request_fees(base_fee: int, where: str, cap: int, tip: Tip) -> Tuple[int, int]:
+    """The fees to sign: twice the base fee plus the tip, within the cap.
 
     :param base_fee: the latest block's base fee (its gas price before EIP-1559), wei.
     :param where: the block and node it was read from, for the error.
     :param cap: ``--max-fee-per-gas``, wei per gas.
-    :param min_tip: the tip signed (:meth:`.market.Marketplace._tip`: the chain's least,
-        ``--priority-fee-per-gas``, or the node's suggestion), wei per gas.
+    :param tip: the tip signed and where it came from (:meth:`TipChoice.tip`: the
+        chain's least, ``--priority-fee-per-gas``, or the node's suggestion).
     :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
     :raises FeeOverCap: when the base fee plus the tip is over the cap (a transaction
         signed under it would be refused or wait unmined, or pay a spike): it says the
-        fee needed and the cap.
+        fee needed, the cap, and where the tip came from.
     """
-    if base_fee + min_tip > cap:
-        raise FeeOverCap(where, base_fee, cap, min_tip)
-    return min(base_fee * FEE_CAP_TIMES_BASE_FEE + min_tip, cap), min_tip
+    if base_fee + tip.wei > cap:
+        raise FeeOverCap(where, base_fee, cap, tip.wei, tip.source)
+    return min(base_fee * FEE_CAP_TIMES_BASE_FEE + tip.wei, cap), tip.wei
 
 
 def cancellation_fees(  # pylint: disable=too-many-arguments
@@ -112,7 +138,8 @@ def cancellation_fees(  # pylint: disable=too-many-arguments
     :param pending: the pending transaction's hash and account nonce (for the error).
     :param old_fees: its ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
     :param base_fee: the latest block's base fee, wei per gas.
-    :param min_tip: the chain's least tip, wei per gas.
+    :param min_tip: the least tip a cancellation signs (:attr:`TipChoice.cancel_least`:
+        the chain's least, or the tip typed when more), wei per gas.
     :param cap: ``--max-fee-per-gas`` (None: no cap).
     :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
     :raises CancelOverCap: when a replacement within the cap cannot be mined: the
@@ -141,7 +168,7 @@ def _cancel_over_cap(
         f"signed at {old_fee:,} wei per gas) is not mined and its request may no "
         f"longer be paid, but its cancellation would need at least {least:,} wei "
         f"per gas (10 % over it, and the base fee now), over --max-fee-per-gas "
-        f"{cap:,} wei: nothing was signed. The request may still "
+        f"{cap:,} wei: the cancellation was not signed. The request may still "
         "be mined (its price was fixed when signed); nothing else is paid for "
         "this call until its nonce is taken. Call again when the base fee is "
         f"lower, or give --max-fee-per-gas {least:,} or more to cancel it"

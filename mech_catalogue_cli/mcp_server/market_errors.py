@@ -20,9 +20,10 @@ the words that say a gas estimate or a fee against ``--max-gas`` and
 read here.
 """
 
+import copy
 import re
 from decimal import Decimal
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 from mech_catalogue_core.chain.presets import GWEI
 from mech_catalogue_core.chain.revert import revert_words
@@ -51,7 +52,60 @@ class RequestReverted(MarketError):
     """The request transaction was mined and reverted: only gas was spent, nothing paid."""
 
 
-class GasOverBound(MarketError):
+#: what a refusal before signing says the call signed, when it signed nothing before
+#: (:class:`UnsignedRefusal`)
+NOTHING_SIGNED_NOR_SENT = "nothing was signed nor sent"
+
+#: where a signed tip came from (:attr:`.fees.Tip.source`): ``--priority-fee-per-gas``
+TIP_TYPED = "typed"
+#: ... the node's ``eth_maxPriorityFeePerGas`` (a custom ``--rpc``, nothing typed)
+TIP_FROM_NODE = "node"
+#: ... the chain's least (the ``--chain`` preset's, the devnet's 0, or 0 when a custom
+#: node has no such method)
+TIP_LEAST = "least"
+
+
+class UnsignedRefusal(MarketError):
+    """A transaction refused before it was signed: what happened, what was signed, what to do.
+
+    Its sentence is ``"{why}: {signed}. {advice}"``, ``signed`` being
+    :data:`NOTHING_SIGNED_NOR_SENT` when built. A call that signed something before it
+    (a token approval, an off-chain request its mech may settle) says that instead, in
+    the same sentence (:meth:`signed_before`, read by
+    :func:`.call_end_words.refusal_said`): never "nothing was signed" beside it.
+
+    :param why: what was refused and why (no final stop).
+    :param advice: what to do ("": nothing said).
+    """
+
+    def __init__(self, why: str, advice: str = "") -> None:
+        """Keep the parts; say nothing was signed.
+
+        :param why: what was refused and why.
+        :param advice: what to do ("": none).
+        """
+        self.why = why
+        self.advice = advice
+        super().__init__(self._sentence(NOTHING_SIGNED_NOR_SENT))
+
+    def _sentence(self, signed: str) -> str:
+        """The refusal with ``signed`` as what the call signed."""
+        return f"{self.why}: {signed}" + (f". {self.advice}" if self.advice else "")
+
+    def signed_before(self, signed: str) -> "UnsignedRefusal":
+        """The same refusal, saying what the call signed before it (pure).
+
+        :param signed: what the call signed before this transaction, and that this one
+            was not (``call_end_words.signed_before_words``).
+        :return: a copy of the same kind, its fields kept, its sentence saying
+            ``signed`` where it said :data:`NOTHING_SIGNED_NOR_SENT`.
+        """
+        said = copy.copy(self)
+        said.args = (self._sentence(signed),)
+        return said
+
+
+class GasOverBound(UnsignedRefusal):
     """A transaction's gas estimate is over ``--max-gas``: nothing was signed nor sent.
 
     :param address: the contract called (the marketplace, for a request).
@@ -64,14 +118,46 @@ class GasOverBound(MarketError):
         """Say which transaction, its estimate and the bound."""
         super().__init__(
             f"the transaction to {address} would take {gas_words(estimate, bound)} "
-            "by the node's estimate, over --max-gas "
-            f"{bound:,}: it was not signed (nothing was sent)"
+            f"by the node's estimate, over --max-gas {bound:,}"
         )
         self.estimate = estimate
         self.bound = bound
 
 
-class FeeOverCap(MarketError):
+def _tip_said(tip: int, source: Optional[str]) -> Tuple[str, str]:
+    """Which tip a fee over the cap counted, and how to choose another (pure).
+
+    :param tip: the tip signed, wei per gas (more than 0).
+    :param source: where it came from (:data:`TIP_TYPED`, :data:`TIP_FROM_NODE`,
+        :data:`TIP_LEAST`; None: unsaid).
+    :return: the tip named with its value in gwei, and the advice's clause.
+    """
+    if source == TIP_TYPED:
+        return (
+            f"the tip you gave (--priority-fee-per-gas {say_gwei(tip)})",
+            " or a lower --priority-fee-per-gas",
+        )
+    if source == TIP_FROM_NODE:
+        return (
+            f"the tip the node suggested ({say_gwei(tip)}, its "
+            "eth_maxPriorityFeePerGas: no --priority-fee-per-gas was given)",
+            ", or set a lower tip with --priority-fee-per-gas (the node's suggestion is "
+            "signed only when none is given)",
+        )
+    if source == TIP_LEAST:
+        return (
+            f"the chain's least tip ({say_gwei(tip)}, the --chain preset's)",
+            ", or set another tip with --priority-fee-per-gas (under the chain's "
+            "least, its nodes may refuse or never mine the transaction)",
+        )
+    return (
+        f"the tip signed ({say_gwei(tip)})",
+        " or a lower --priority-fee-per-gas (the tip signed is the one given, else "
+        "the preset's least, else the node's suggestion)",
+    )
+
+
+class FeeOverCap(UnsignedRefusal):
     """The base fee plus the tip signed is over ``--max-fee-per-gas``.
 
     Nothing was signed.
@@ -82,38 +168,47 @@ class FeeOverCap(MarketError):
         node's suggestion), wei per gas.
     """
 
-    def __init__(self, where: str, fee: int, cap: int, tip: int = 0) -> None:
-        """Say the fee needed and the cap, in gwei and wei.
+    def __init__(  # pylint: disable=too-many-arguments
+        self,
+        where: str,
+        fee: int,
+        cap: int,
+        tip: int = 0,
+        tip_source: Optional[str] = None,
+    ) -> None:
+        """Say the fee needed, the cap, and where the tip came from, in gwei and wei.
 
         :param where: the block and the node it was read from.
         :param fee: the base fee read, wei per gas.
         :param cap: ``--max-fee-per-gas``, wei per gas.
         :param tip: the tip signed (0: none), wei per gas.
+        :param tip_source: where the tip came from (:data:`TIP_TYPED`, the node's
+            suggestion :data:`TIP_FROM_NODE`, the chain's :data:`TIP_LEAST`; None:
+            unsaid).
         """
-        needed = (
-            f"{say_gwei(fee)} per gas"
-            if not tip
-            else f"{say_gwei(fee)} per gas, and with the tip signed "
-            f"({say_gwei(tip)}) a transaction needs {say_gwei(fee + tip)}"
-        )
-        super().__init__(
-            f"the base fee of {where} is {needed}, over "
-            f"--max-fee-per-gas {say_gwei(cap)}: nothing was signed nor sent. Call "
-            "again when the fee is lower, or pass a higher --max-fee-per-gas to pay it"
-            + (
-                " or a lower --priority-fee-per-gas (the tip signed is the one given, "
-                "else the preset's least, else the node's suggestion)"
-                if tip
-                else ""
+        needed, advice = f"{say_gwei(fee)} per gas", ""
+        if tip:
+            which, advice = _tip_said(tip, tip_source)
+            needed = (
+                f"{needed}, and with {which} a transaction needs {say_gwei(fee + tip)}"
             )
+        super().__init__(
+            f"the base fee of {where} is {needed}, over --max-fee-per-gas "
+            f"{say_gwei(cap)}",
+            "Call again when the fee is lower, or pass a higher --max-fee-per-gas to "
+            "pay it" + advice,
         )
         self.fee = fee
         self.tip = tip
+        self.tip_source = tip_source
         self.cap = cap
 
 
 class CancelOverCap(FeeOverCap):
     """A cancellation within ``--max-fee-per-gas`` could not replace its request.
+
+    Its request was signed before it, so its words are its own (never rebuilt by
+    :meth:`UnsignedRefusal.signed_before`).
 
     :param fee: the least fee per gas the cancellation needs, wei.
     :param cap: ``--max-fee-per-gas``, wei per gas.
@@ -129,11 +224,22 @@ class CancelOverCap(FeeOverCap):
         :param cap: ``--max-fee-per-gas``, wei per gas.
         """
         MarketError.__init__(self, message)  # its own words, not FeeOverCap's
+        self.why, self.advice = message, ""
         self.fee = fee
         self.cap = cap
+        self.tip, self.tip_source = 0, None
+
+    def signed_before(self, signed: str) -> "UnsignedRefusal":
+        """Itself: a cancellation's words say its signed request already.
+
+        :param signed: unused.
+        :return: this refusal.
+        """
+        del signed
+        return self
 
 
-class TipOverCap(MarketError):
+class TipOverCap(UnsignedRefusal):
     """The node's suggested tip is over ``--max-fee-per-gas``: nothing was signed.
 
     :param tip: the node's ``eth_maxPriorityFeePerGas``, wei per gas.
@@ -149,9 +255,10 @@ class TipOverCap(MarketError):
         """
         super().__init__(
             f"the node {node} suggests a tip (eth_maxPriorityFeePerGas) of "
-            f"{say_gwei(tip)} per gas, over --max-fee-per-gas {say_gwei(cap)}: "
-            "nothing was signed nor sent. Give --priority-fee-per-gas WEI to choose "
-            "the tip, or a higher --max-fee-per-gas to pay it"
+            f"{say_gwei(tip)} per gas, over --max-fee-per-gas {say_gwei(cap)} (no "
+            "--priority-fee-per-gas was given)",
+            "Give --priority-fee-per-gas WEI to choose the tip, or a higher "
+            "--max-fee-per-gas to pay it",
         )
         self.tip = tip
         self.cap = cap
