@@ -20,7 +20,6 @@ the words that say a gas estimate or a fee against ``--max-gas`` and
 read here.
 """
 
-import copy
 import re
 from decimal import Decimal
 from typing import Any, Optional, Tuple
@@ -55,6 +54,16 @@ class RequestReverted(MarketError):
 #: what a refusal before signing says the call signed, when it signed nothing before
 #: (:class:`UnsignedRefusal`)
 NOTHING_SIGNED_NOR_SENT = "nothing was signed nor sent"
+
+#: what an offer's refusal before its request was signed says of the call
+#: (``refused_offers.gas_refusal``, a revert at the estimate in ``sending.py``), each
+#: with the words it says instead after the call's token approval
+#: (``call_end_words.with_approval``: the request alone unsigned, never "nothing")
+OFFER_UNSENT_WORDS = {
+    "not signed, nothing was sent": "its request not signed",
+    "(nothing was sent)": "(its request not signed)",
+}
+GAS_UNSENT, ESTIMATE_UNSENT = OFFER_UNSENT_WORDS
 
 #: where a signed tip came from (:attr:`.fees.Tip.source`): ``--priority-fee-per-gas``
 TIP_TYPED = "typed"
@@ -100,8 +109,8 @@ class UnsignedRefusal(MarketError):
         :return: a copy of the same kind, its fields kept, its sentence saying
             ``signed`` where it said :data:`NOTHING_SIGNED_NOR_SENT`.
         """
-        said = copy.copy(self)
-        said.args = (self._sentence(signed),)
+        said = type(self).__new__(type(self), self._sentence(signed))
+        said.__dict__.update(self.__dict__)
         return said
 
 
