@@ -22,6 +22,8 @@ marketplace nonce) and saw it delivered left the newer one in the journal: the c
 polls for that one and names it, never "not delivered, call again" of the older.
 """
 
+# pylint: disable=protected-access  # the wait's choice is read alone too
+
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -140,10 +142,9 @@ def test_the_newer_request_s_wait_polls_and_names_it(
     market = PolledMarket()
     reader = _reader(tmp_path, market)
     reader.journal.save(_offchain_entry(NEWER_ID, status=status))
-    result = anyio.run(
-        reader.await_result, _tool(), _offchain_entry(), _spent(), None
-    )
-    text = result.content[0].text
+    result = anyio.run(reader.await_result, _tool(), _offchain_entry(), _spent(), None)
+    content: Any = result.content[0]
+    text = content.text
     assert market.polled and set(market.polled) == {NEWER_ID}, market.polled
     assert NEWER_ID in text and REQUEST_ID not in text, text
     assert result.meta is not None

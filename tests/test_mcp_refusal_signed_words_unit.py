@@ -272,12 +272,12 @@ class DepositMarket:  # pylint: disable=too-few-public-methods
 
         :param transaction: the transaction.
         :return: the signed approval.
-        :raises UnsignedRefusal: for the deposit.
+        :raises UnsignedRefusal: for the deposit (:attr:`refusal`'s words).
         """
         if transaction["to"] == Web3.to_checksum_address(TOKEN):
             return SignedRequest("0x02f8", APPROVAL_TX, 6)
         assert self.refusal is not None
-        raise self.refusal
+        raise UnsignedRefusal(self.refusal.why, self.refusal.advice)
 
     def broadcast(self, signed: SignedRequest, wait: float) -> str:
         """Send it.
@@ -324,7 +324,7 @@ def test_a_deposit_refused_after_its_approval_names_the_approval(
     market = DepositMarket(REFUSALS[refused]())
     prepayer = Prepayer(market, tmp_path)  # type: ignore[arg-type]
     prepayer.payer = ApprovingFunds(market)  # type: ignore[assignment]
-    with pytest.raises(UnsignedRefusal) as raised:
+    with pytest.raises(MarketError) as raised:
         prepayer.deposit(OLAS_PAYMENT, 10**17, None)
     text = str(raised.value)
     assert market.sent == [APPROVAL_TX]

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 
-"""A fee over the cap says where its tip came from; a low typed tip is warned, cancellations not lowered.
+"""Where a fee over the cap's tip came from; a low typed tip warned; cancellations.
 
 ``FeeOverCap`` names the tip it counted: the node's suggestion (a custom ``--rpc``,
 nothing typed) with its value and that ``--priority-fee-per-gas`` sets it; the tip the
@@ -268,5 +268,7 @@ def test_a_cancellation_tips_at_least_typed_least_and_over_the_replaced(
 def test_a_cancellation_whose_tip_the_cap_cuts_under_the_replaced_is_refused() -> None:
     """The cap leaves less than 10 % over the replaced tip: refused, nothing signed."""
     with pytest.raises(FeeOverCap) as refused:
-        cancellation_fees(("0x" + "aa" * 32, 4), (50 * GWEI, 49 * GWEI), GWEI, 0, 52 * GWEI)
+        cancellation_fees(
+            ("0x" + "aa" * 32, 4), (50 * GWEI, 49 * GWEI), GWEI, 0, 52 * GWEI
+        )
     assert "the cancellation was not signed" in str(refused.value)

@@ -229,7 +229,9 @@ def test_an_offer_refused_after_the_approval_says_it_and_keeps_its_fields(
     said = with_approval(refusal, entry)
     assert isinstance(said, RevertRefusal)
     # one sentence: the request unsigned, never "nothing was sent" beside the approval
-    unsigned = str(refusal).replace("not signed, nothing was sent", "its request not signed")
+    unsigned = str(refusal).replace(
+        "not signed, nothing was sent", "its request not signed"
+    )
     assert said.startswith(unsigned) and "nothing was sent" not in said, said
     assert (said.mech, said.skip, said.estimate) == (
         refusal.mech,

@@ -170,7 +170,9 @@ def nothing_new_words(entry: Optional[JournalEntry]) -> str:
     return approval_words(entry) or NOTHING_SIGNED
 
 
-def refusal_said(refusal: UnsignedRefusal, entry: Optional[JournalEntry]) -> MarketError:
+def refusal_said(
+    refusal: UnsignedRefusal, entry: Optional[JournalEntry]
+) -> MarketError:
     """A transaction refused before signing, saying once what the call signed (pure).
 
     :param refusal: the refusal (a fee, a tip or gas over its bound: "nothing was

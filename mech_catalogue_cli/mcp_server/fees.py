@@ -99,6 +99,8 @@ class TipChoice:
         (the user's choice), but a cancellation must be mined, so it never tips less
         than the chain's nodes take (:func:`cancellation_fees` also outbids the tip of
         the transaction it replaces).
+
+        :return: wei per gas.
         """
         return max(self.typed or 0, self.least)
 

@@ -332,6 +332,8 @@ class Prepayer:
             read or transaction raises ``MarketError``, a journal entry this software
             did not write ``JournalError``.
         :raises PrepayRefused: when the deposit cannot be made now (nothing sent).
+        :raises MarketError: when the deposit is refused before signing (a fee, a tip
+            or gas over its bound), naming the approval sent before it if any.
         """
         funds = self.payer.funds(payment_type)
         key = self.key(payment_type, funds.tracker, amount, idempotency)
@@ -398,9 +400,10 @@ class Prepayer:
                 ) from exc
             if isinstance(exc, UnsignedRefusal) and entry["approval"] is not None:
                 # its approval went out before: said, never "nothing was signed"
-                raise exc.signed_before(
+                said = exc.signed_before(
                     approval_before_deposit(entry["approval"]["tx_hash"])
-                ) from exc
+                )
+                raise MarketError(str(said)) from exc
             raise
         entry["deposit"] = _transaction_record(signed)
         self._save(entry)  # before the broadcast: a rerun re-sends these bytes

@@ -539,7 +539,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 said = await call_end_said(exc, self.reader.journal, key)
                 if said is exc:
                     raise
-                raise said from exc
+                raise MarketError(str(said)) from exc
             if not isinstance(sent, HeldBehind):
                 return sent
             # said at least once, even when the call's time is already spent
