@@ -36,6 +36,7 @@ from web3 import Web3
 from mech_catalogue_cli.mcp_server.call_end_words import (
     call_end_said,
     nothing_sent_words,
+    refusals_said,
     with_approval,
 )
 from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry
@@ -243,6 +244,26 @@ def test_an_offer_s_refusal_after_the_approval_says_its_request_unsigned() -> No
         mine = said.split("reason", 1)[0]  # the server's words, before the mech's
         assert "nothing was sent" not in mine, said
     assert said.count("(nothing was sent)") == 1  # the mech's, kept as written
+
+
+@pytest.mark.parametrize("kind", sorted(ENTRIES))
+def test_offers_refused_before_the_approval_are_said_unsigned_after_it(
+    kind: str,
+) -> None:
+    """An offer refused before a later offer's approval: its request alone unsigned.
+
+    :param kind: the call's entry when every offer was refused.
+    """
+    entry = ENTRIES[kind]()
+    earlier = gas_refusal("0x" + "11" * 20, None, 100_000)  # refused before it
+    later = with_approval(gas_refusal("0x" + "22" * 20, None, 100_000), _approved())
+    said = refusals_said([earlier, later], entry)
+    if not signed_parts(entry).anything:
+        assert said == f"{earlier}; {later}"
+        return
+    whole = f"{said}; {nothing_sent_words(entry, said)}"
+    assert said.count("its request not signed") == 2, said
+    assert not any(words in whole for words in NOTHING), whole
 
 
 class DepositMarket:  # pylint: disable=too-few-public-methods

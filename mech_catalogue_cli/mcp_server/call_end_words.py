@@ -19,7 +19,7 @@ or after its request was signed; the call's journal entry says which, and the wo
 say what to do (the same sentences fix29zi's deadlines use).
 """
 
-from typing import Optional, TypeVar
+from typing import Optional, Sequence, TypeVar
 
 from .cancel import CANCEL_KEY
 from .journal import Journal, JournalEntry, JournalError, loaded
@@ -96,12 +96,12 @@ def with_approval(refusal: R, entry: JournalEntry) -> R:
     words = approval_words(entry)
     if not words:
         return refusal
-    said = type(refusal)(f"{_request_unsigned(str(refusal))}; {words}")
+    said = type(refusal)(f"{request_unsigned(str(refusal))}; {words}")
     said.__dict__.update(refusal.__dict__)
     return said
 
 
-def _request_unsigned(refusal: str) -> str:
+def request_unsigned(refusal: str) -> str:
     """An offer's refusal saying its request unsigned where it said nothing was sent.
 
     Only the first of :data:`.market_errors.OFFER_UNSENT_WORDS` in it is the server's
@@ -213,6 +213,20 @@ def nothing_sent_words(entry: Optional[JournalEntry], said: str = "") -> str:
             "and a call with the same arguments reuses it"
         )
     return f"nothing more was sent now: {unresumed_words(entry)}"
+
+
+def refusals_said(refusals: Sequence[str], entry: Optional[JournalEntry]) -> str:
+    """Every offer's refusal, joined, true to what the call signed by then (pure).
+
+    :param refusals: the offers' refusals, in the order tried.
+    :param entry: the call's journal entry now (None: none).
+    :return: the refusals joined by "; ", each saying its request alone unsigned
+        (:func:`request_unsigned`) when the entry signed anything (an approval sent for
+        a later offer makes an earlier one's "nothing was sent" untrue of the call).
+    """
+    if signed_parts(entry).anything:
+        refusals = [request_unsigned(str(refusal)) for refusal in refusals]
+    return "; ".join(refusals)
 
 
 async def call_end_said(exc: MarketError, journal: Journal, key: str) -> MarketError:

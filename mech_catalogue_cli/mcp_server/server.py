@@ -68,6 +68,7 @@ from .call_end_words import (
     call_end_said,
     entry_now,
     nothing_sent_words,
+    refusals_said,
     unresumed_words,
 )
 from .call_identity import (
@@ -826,11 +827,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             if r.payment is not None
         ]
         mined = any(r.mined for _, r in skipped)
-        refused = f"{called}: no offer could be paid now: " + "; ".join(
-            r for _, r in skipped
-        )
         # what the call signed (an approval before a refused request) said once
-        signed = nothing_sent_words(await entry_now(reader.journal, key), refused)
+        entry = await entry_now(reader.journal, key)
+        refused = f"{called}: no offer could be paid now: " + refusals_said(
+            [r for _, r in skipped], entry
+        )
+        signed = nothing_sent_words(entry, refused)
         return error_result(
             refused
             + (
