@@ -244,6 +244,8 @@ def test_an_offer_s_refusal_after_the_approval_says_its_request_unsigned() -> No
         mine = said.split("reason", 1)[0]  # the server's words, before the mech's
         assert "nothing was sent" not in mine, said
     assert said.count("(nothing was sent)") == 1  # the mech's, kept as written
+    # joined with the others after the approval: the mech's words still as written
+    assert refusals_said([said], entry) == said
 
 
 @pytest.mark.parametrize("kind", sorted(ENTRIES))

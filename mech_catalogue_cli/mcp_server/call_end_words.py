@@ -104,21 +104,25 @@ def with_approval(refusal: R, entry: JournalEntry) -> R:
 def request_unsigned(refusal: str) -> str:
     """An offer's refusal saying its request unsigned where it said nothing was sent.
 
-    Only the first of :data:`.market_errors.OFFER_UNSENT_WORDS` in it is the server's
-    (a revert's reason, which a mech chose, comes after it), so only that is replaced.
+    Only the first of :data:`.market_errors.OFFER_UNSENT_WORDS` or of their
+    replacements in it is the server's (a revert's reason, which a mech chose, comes
+    after it), so only that is replaced, and a refusal said so already is kept.
 
     :param refusal: the refusal's text.
-    :return: it, its first such phrase replaced (as it is when it holds none).
+    :return: it, its first such phrase replaced (as it is when it holds none, or says
+        its request unsigned already).
     """
     found = [
-        (refusal.find(unsent), unsent)
-        for unsent in OFFER_UNSENT_WORDS
-        if unsent in refusal
+        (refusal.find(words), words)
+        for words in (*OFFER_UNSENT_WORDS, *OFFER_UNSENT_WORDS.values())
+        if words in refusal
     ]
     if not found:
         return refusal
-    _, unsent = min(found)
-    return refusal.replace(unsent, OFFER_UNSENT_WORDS[unsent], 1)
+    _, first = min(found)
+    if first not in OFFER_UNSENT_WORDS:
+        return refusal  # its request said unsigned already (``with_approval``)
+    return refusal.replace(first, OFFER_UNSENT_WORDS[first], 1)
 
 
 def offchain_signed_words(entry: JournalEntry) -> str:
