@@ -37,6 +37,7 @@ from mech_catalogue_cli.mcp_server.call_end_words import (
     call_end_said,
     nothing_sent_words,
     refusals_said,
+    unposted_words,
     with_approval,
 )
 from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry
@@ -353,3 +354,34 @@ def test_a_deposit_refused_after_its_approval_names_the_approval(
     assert market.sent == [APPROVAL_TX]
     assert APPROVAL_TX in text and "the deposit itself was not signed" in text, text
     assert not any(words in text for words in NOTHING), text
+
+
+@pytest.mark.parametrize(
+    "record",
+    [None, "not a record", {"status": "prepared", "tx_hash": ""}],
+)
+def test_an_offchain_call_with_no_deposit_made_says_nothing_signed(record: Any) -> None:
+    """No automatic deposit made (none, malformed, prepared only): nothing signed.
+
+    :param record: the call's ``extra["auto_prepay"]``.
+    """
+    carried = {} if record is None else {"auto_prepay": record}
+    assert unposted_words(carried).startswith("nothing was signed nor posted")
+
+
+def test_an_offchain_call_after_its_deposit_names_the_deposit() -> None:
+    """Its automatic deposit made: named by hash, never "nothing was signed"."""
+    deposit_tx = "0x" + "de" * 32
+    words = unposted_words(
+        {
+            "auto_prepay": {
+                "amount": "100",
+                "tracker": TRACKER,
+                "status": "deposited",
+                "tx_hash": deposit_tx,
+                "idempotency": "x",
+            }
+        }
+    )
+    assert deposit_tx in words and "never made twice" in words, words
+    assert not any(nothing in words for nothing in NOTHING), words

@@ -19,8 +19,9 @@ or after its request was signed; the call's journal entry says which, and the wo
 say what to do (the same sentences fix29zi's deadlines use).
 """
 
-from typing import Optional, Sequence, TypeVar
+from typing import Any, Dict, Optional, Sequence, TypeVar
 
+from .auto_prepay import AUTO_PREPAY_KEY
 from .cancel import CANCEL_KEY
 from .journal import Journal, JournalEntry, JournalError, loaded
 from .market_errors import OFFER_UNSENT_WORDS, MarketError, UnsignedRefusal
@@ -217,6 +218,30 @@ def nothing_sent_words(entry: Optional[JournalEntry], said: str = "") -> str:
             "and a call with the same arguments reuses it"
         )
     return f"nothing more was sent now: {unresumed_words(entry)}"
+
+
+def unposted_words(carried: Dict[str, Any]) -> str:
+    """What an off-chain call that could not sign its request says it did (pure).
+
+    :param carried: what the call's earlier attempt left for this one (its automatic
+        deposit, ``extra["auto_prepay"]``, :mod:`.auto_prepay`).
+    :return: that nothing was signed nor posted; or, when the call made its automatic
+        deposit before (a transaction hash journalled), that the request was not
+        signed nor posted but the deposit was made, stays in the prepaid balance and
+        is never made twice.
+    """
+    record = carried.get(AUTO_PREPAY_KEY)
+    if not isinstance(record, dict) or not record.get("tx_hash"):
+        return (
+            "nothing was signed nor posted for this call: call again with the same "
+            "arguments"
+        )
+    return (
+        "the request was not signed nor posted, but this call's automatic deposit "
+        f"(tx {record['tx_hash']}: {record.get('amount')} smallest units to tracker "
+        f"{record.get('tracker')}) was made before and stays in the prepaid balance: "
+        "call again with the same arguments (the deposit is never made twice)"
+    )
 
 
 def refusals_said(refusals: Sequence[str], entry: Optional[JournalEntry]) -> str:
