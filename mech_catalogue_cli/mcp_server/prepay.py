@@ -42,6 +42,7 @@ from web3 import Web3
 
 from .journal import JournalError
 from .market import MarketError, Marketplace, SignedRequest
+from .market_errors import UnsignedRefusal
 from .payment import ERC20_ABI, TokenPayer
 from .whole_file import write_whole
 
@@ -80,6 +81,21 @@ _ENTRY_FIELDS = {
 
 class PrepayRefused(MarketError):
     """The deposit cannot be made now; the message says why (nothing was sent)."""
+
+
+def approval_before_deposit(tx_hash: str) -> str:
+    """What a deposit refused before signing says of the approval sent before it (pure).
+
+    :param tx_hash: the approval's transaction hash (the prepay journal's).
+    :return: that the deposit was not signed, the approval was, and that running the
+        same deposit again reuses it.
+    """
+    return (
+        f"the deposit itself was not signed, but its token approval (tx {tx_hash}) "
+        "was signed, journalled and sent before it, and may be mined: the same "
+        "deposit asked again reuses it (sent again only while its nonce is unmined, "
+        "never approved twice)"
+    )
 
 
 def _transaction_record(signed: SignedRequest) -> Dict[str, Any]:
@@ -316,6 +332,8 @@ class Prepayer:
             read or transaction raises ``MarketError``, a journal entry this software
             did not write ``JournalError``.
         :raises PrepayRefused: when the deposit cannot be made now (nothing sent).
+        :raises MarketError: when the deposit is refused before signing (a fee, a tip
+            or gas over its bound), naming the approval sent before it if any.
         """
         funds = self.payer.funds(payment_type)
         key = self.key(payment_type, funds.tracker, amount, idempotency)
@@ -380,6 +398,12 @@ class Prepayer:
                     f"{again.reason}; nothing was deposited (the funds changed after "
                     "they were read)"
                 ) from exc
+            if isinstance(exc, UnsignedRefusal) and entry["approval"] is not None:
+                # its approval went out before: said, never "nothing was signed"
+                said = exc.signed_before(
+                    approval_before_deposit(entry["approval"]["tx_hash"])
+                )
+                raise MarketError(str(said)) from exc
             raise
         entry["deposit"] = _transaction_record(signed)
         self._save(entry)  # before the broadcast: a rerun re-sends these bytes
