@@ -98,6 +98,24 @@ def approval_before_deposit(tx_hash: str) -> str:
     )
 
 
+def refuse_after_approval(
+    refusal: MarketError, approval: Optional[Dict[str, Any]]
+) -> None:
+    """Raise a deposit's refusal before signing saying the approval sent before it.
+
+    :param refusal: why the deposit could not be signed.
+    :param approval: the prepay journal's approval record (None: none was sent).
+    :raises MarketError: when ``refusal`` is a refusal before signing
+        (:class:`.market_errors.UnsignedRefusal`: a fee, a tip or gas over its bound)
+        and an approval was sent: its sentence names the approval
+        (:func:`approval_before_deposit`), never "nothing was signed". Otherwise
+        nothing is raised here.
+    """
+    if isinstance(refusal, UnsignedRefusal) and approval is not None:
+        said = refusal.signed_before(approval_before_deposit(approval["tx_hash"]))
+        raise MarketError(str(said)) from refusal
+
+
 def _transaction_record(signed: SignedRequest) -> Dict[str, Any]:
     return {
         "raw_tx": signed.raw_tx,
@@ -329,11 +347,10 @@ class Prepayer:
         :return: ``{"status": "deposited" | "already_deposited", "deposit":
             Deposit.to_dict() (as decided before sending), "tx_hash", "approval_tx"
             ("" when none), "prepaid_before", "prepaid_after", "journal"}``. A failed
-            read or transaction raises ``MarketError``, a journal entry this software
-            did not write ``JournalError``.
+            read or transaction raises ``MarketError`` (a deposit refused before
+            signing after its approval names the approval: :func:`refuse_after_approval`),
+            a journal entry this software did not write ``JournalError``.
         :raises PrepayRefused: when the deposit cannot be made now (nothing sent).
-        :raises MarketError: when the deposit is refused before signing (a fee, a tip
-            or gas over its bound), naming the approval sent before it if any.
         """
         funds = self.payer.funds(payment_type)
         key = self.key(payment_type, funds.tracker, amount, idempotency)
@@ -398,12 +415,7 @@ class Prepayer:
                     f"{again.reason}; nothing was deposited (the funds changed after "
                     "they were read)"
                 ) from exc
-            if isinstance(exc, UnsignedRefusal) and entry["approval"] is not None:
-                # its approval went out before: said, never "nothing was signed"
-                said = exc.signed_before(
-                    approval_before_deposit(entry["approval"]["tx_hash"])
-                )
-                raise MarketError(str(said)) from exc
+            refuse_after_approval(exc, entry["approval"])
             raise
         entry["deposit"] = _transaction_record(signed)
         self._save(entry)  # before the broadcast: a rerun re-sends these bytes
