@@ -147,7 +147,7 @@ def test_an_estimate_over_the_bound_is_not_signed(estimate: int) -> None:
     assert raised.value.estimate == estimate and raised.value.bound == DEFAULT_MAX_GAS
     said = str(raised.value)
     assert f"{estimate:,} gas" in said and f"--max-gas {DEFAULT_MAX_GAS:,}" in said
-    assert MARKET in said and "nothing was sent" in said
+    assert MARKET in said and "nothing was signed nor sent" in said
 
 
 @pytest.mark.parametrize(

@@ -174,8 +174,10 @@ def test_a_bound_under_every_request_pays_nothing(
     assert all(int(r["gasUsed"]) <= 100_000 for r in receipts)
     text = str(results[0].content[0].text)
     assert "no offer could be paid now" in text and "over --max-gas 100,000" in text
-    assert "nothing was sent" in text
-    # the approvals sent before the requests were refused are named (fix29zw)
+    # the approvals sent before the requests were refused are named (fix29zw), and
+    # the call's last words say no request was sent, never "nothing" (fix29zzd)
     approvals = ["0x" + bytes(r["transactionHash"]).hex() for r in receipts]
     assert approvals and all(tx.lower() in text.lower() for tx in approvals), text
     assert "the request itself was not signed" in text, text
+    assert "no request was signed nor sent" in text, text
+    assert "nothing was sent" not in text and "nothing was signed" not in text, text

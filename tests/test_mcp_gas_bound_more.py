@@ -95,7 +95,7 @@ def test_a_cancellation_over_the_cap_is_not_signed_and_says_what_to_do(
         market.sign_cancel(request)
     said = str(raised.value)
     assert f"at least {least:,} wei per gas" in said
-    assert f"--max-fee-per-gas {cap:,} wei: nothing was signed" in said
+    assert f"--max-fee-per-gas {cap:,} wei: the cancellation was not signed" in said
     assert f"give --max-fee-per-gas {least:,} or more" in said
     assert request.tx_hash in said and "may still be mined" in said
 

@@ -132,7 +132,7 @@ def test_a_tip_the_cap_cannot_pay_signs_nothing_and_says_the_fee_needed(
         _tipped(base_fee, cap, 25 * GWEI)
     said = str(raised.value)
     assert f"a transaction needs {needed}" in said, said
-    assert "with the tip signed (25 gwei" in said
+    assert "with the chain's least tip (25 gwei" in said, said
     assert f"over --max-fee-per-gas {cap // GWEI} gwei" in said
     assert "nothing was signed nor sent" in said
     assert (raised.value.fee, raised.value.tip, raised.value.cap) == (

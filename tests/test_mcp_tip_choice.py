@@ -243,7 +243,9 @@ def test_a_suggestion_the_base_fee_leaves_no_room_for_is_refused(
     assert "a transaction needs 105 gwei" in str(refused.value), refused.value
     assert "nothing was signed nor sent" in str(refused.value)
     # a tip is part of what is over the cap: a lower one is said as a way out
-    assert "a lower --priority-fee-per-gas" in str(refused.value)
+    # the node's suggestion, and how to choose the tip instead (fix29zzd)
+    assert "the tip the node suggested (95 gwei" in str(refused.value)
+    assert "set a lower tip with --priority-fee-per-gas" in str(refused.value)
     assert "--priority-fee-per-gas" not in str(FeeOverCap("block 1", 200 * GWEI, CAP))
 
 

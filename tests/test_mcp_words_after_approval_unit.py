@@ -32,6 +32,7 @@ from web3 import Web3
 
 from mech_catalogue_cli.mcp_server.call_end_words import (
     NOTHING_SIGNED,
+    call_end_said,
     cut_words,
     unresumed_words,
     with_approval,
@@ -172,9 +173,11 @@ def test_a_request_refused_after_its_approval_names_the_approval(
     journal, _ = _approved_then_cut(tmp_path)
     over_cap = FeeOverCap("block 9 on http://node", 200 * 10**9, 100 * 10**9, 1)
     assert "nothing was signed" in str(over_cap)  # of the request: alone, a lie
-    words = anyio.run(cut_words, over_cap, journal, KEY)
-    assert words is not None
-    _says_the_approval(words)
+    said = anyio.run(call_end_said, over_cap, journal, KEY)
+    assert isinstance(said, FeeOverCap) and said.fee == 200 * 10**9
+    _says_the_approval(str(said))
+    assert "nothing was signed" not in str(said), said  # one sentence, not two
+    assert str(said).startswith(over_cap.why) and str(said).endswith(over_cap.advice)
 
 
 def test_an_error_naming_the_approval_or_a_signed_request_gets_no_more_words(
@@ -224,13 +227,18 @@ def test_an_offer_refused_after_the_approval_says_it_and_keeps_its_fields(
     assert entry is not None
     refusal = gas_refusal("0x" + "11" * 20, 150_000, 100_000)
     said = with_approval(refusal, entry)
-    assert isinstance(said, RevertRefusal) and said.startswith(str(refusal))
+    assert isinstance(said, RevertRefusal)
+    # one sentence: the request unsigned, never "nothing was sent" beside the approval
+    unsigned = str(refusal).replace(
+        "not signed, nothing was sent", "its request not signed"
+    )
+    assert said.startswith(unsigned) and "nothing was sent" not in said, said
     assert (said.mech, said.skip, said.estimate) == (
         refusal.mech,
         refusal.skip,
         refusal.estimate,
     )
-    _says_the_approval(said[len(refusal) :])
+    _says_the_approval(said[len(unsigned) :])
     priced = refusal_with("price moved", {"status": "payable"})
     assert with_approval(priced, entry).payment == {"status": "payable"}
     assert with_approval(priced, _token_entry()) is priced  # no approval: as it is

@@ -34,7 +34,7 @@ from mech_catalogue_core.chain.presets import (
     ChainPreset,
 )
 
-from mech_catalogue_cli.fee_caps import TipChoice
+from mech_catalogue_cli.fee_caps import TipChoice, say_gwei
 from mech_catalogue_cli.mcp_server.market_errors import DEFAULT_MAX_GAS
 
 if TYPE_CHECKING:  # web3 and the server: not for `--help`
@@ -164,14 +164,63 @@ def choose_tip(
     preset: Optional[ChainPreset],
     devnet: bool,
 ) -> None:
-    """Set the tip ``market`` signs (:func:`tip_choice`).
+    """Set the tip ``market`` signs (:func:`tip_choice`), warning of a low one.
+
+    A tip typed under the preset's least is signed as typed (the user's choice), after
+    one line on stderr saying so (:func:`warn_of_low_tip`); a cancellation still tips
+    at least the preset's least (:attr:`mech_catalogue_cli.fee_caps.TipChoice.cancel_least`).
 
     :param market: the paying marketplace.
     :param typed: ``--priority-fee-per-gas`` (None: not typed), wei per gas.
     :param preset: the ``--chain`` preset (None: the devnet, or a custom ``--rpc``).
     :param devnet: whether the chain is the devnet (its tip: 0).
     """
+    warn_of_low_tip(typed, preset)
     market.tips = tip_choice(typed, preset, devnet)
+
+
+def warn_of_low_tip(
+    typed: Optional[int], preset: Optional[ChainPreset], cancels: bool = True
+) -> None:
+    """Print :func:`tip_warning` on stderr when there is one (stdout is the output's).
+
+    :param typed: ``--priority-fee-per-gas`` (None: not typed), wei per gas.
+    :param preset: the ``--chain`` preset (None: nothing said).
+    :param cancels: whether the command cancels what it signed (``mcp``, ``prepay``'s
+        server rules; not ``publish``).
+    """
+    warning = tip_warning(typed, preset, cancels)
+    if warning:
+        click.echo(warning, err=True)  # stdout is the MCP protocol's, or JSON
+
+
+def tip_warning(
+    typed: Optional[int], preset: Optional[ChainPreset], cancels: bool = True
+) -> str:
+    """One line warning of a ``--priority-fee-per-gas`` under the preset's least tip.
+
+    :param typed: ``--priority-fee-per-gas`` (None: not typed), wei per gas.
+    :param preset: the ``--chain`` preset (None: the devnet or a custom ``--rpc``,
+        whose least is unknown: nothing said).
+    :param cancels: whether the command's cancellations are named (they tip the least
+        whatever was typed); ``publish`` sends one update and cancels nothing.
+    :return: the warning (what was typed, the least, what may happen, what to do), or
+        "" when the tip is not under the preset's least.
+    """
+    if typed is None or preset is None or typed >= preset.min_priority_fee_wei:
+        return ""
+    least = preset.min_priority_fee_wei
+    refused = (
+        "the requests or leave them unmined (cancellations still tip the least)"
+        if cancels
+        else "the transaction or leave it unmined"
+    )
+    return (
+        f"warning: --priority-fee-per-gas {say_gwei(typed)} is under the "
+        f"{preset.name} preset's least tip, {say_gwei(least)}: its nodes may refuse "
+        f"{refused}; give --priority-fee-per-gas {least} or more, or leave it out to "
+        "sign the least"
+    )
 
 
 def fee_options(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -80,7 +80,12 @@ from ..keys import load_key
 from ..output import CliFailure, Output, console_on, print_problem
 from ..overrides import failure_code, generate_failure, read_overrides
 from ..sources import read_file
-from .gas_options import chosen_max_fee_per_gas, fee_options, tip_choice
+from .gas_options import (
+    chosen_max_fee_per_gas,
+    fee_options,
+    tip_choice,
+    warn_of_low_tip,
+)
 
 RPC_ENV = "MECH_CATALOGUE_RPC"
 IPFS_API_ENV = "MECH_CATALOGUE_IPFS_API"
@@ -352,6 +357,8 @@ def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posi
         key = load_key(key_file, KEY_ENV, devnet_key)
         # pylint: disable-next=no-value-for-parameter
         account = Account.from_key(key) if key else None
+        if account is not None:  # the tip is signed only with a key
+            warn_of_low_tip(priority_fee_per_gas, preset, cancels=False)
         try:
             target = PublishTarget(kind, registry, mech_id, manager)
             w3 = Web3(

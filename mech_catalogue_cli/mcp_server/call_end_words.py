@@ -19,11 +19,12 @@ or after its request was signed; the call's journal entry says which, and the wo
 say what to do (the same sentences fix29zi's deadlines use).
 """
 
-from typing import Optional, TypeVar
+from typing import Any, Dict, Optional, Sequence, TypeVar
 
+from .auto_prepay import AUTO_PREPAY_KEY
 from .cancel import CANCEL_KEY
 from .journal import Journal, JournalEntry, JournalError, loaded
-from .market_errors import MarketError
+from .market_errors import OFFER_UNSENT_WORDS, MarketError, UnsignedRefusal
 from .node_deadline import time_spent
 from .payment import APPROVAL_KEY, approval_record
 from .signed_parts import signed_parts
@@ -88,15 +89,41 @@ def with_approval(refusal: R, entry: JournalEntry) -> R:
 
     :param refusal: why the request was not signed ("nothing was sent" of it).
     :param entry: the call's prepared entry.
-    :return: ``refusal`` with :func:`approval_words` after it (the same kind, its
-        fields kept), or ``refusal`` itself when the entry records no approval.
+    :return: ``refusal`` with :func:`approval_words` after it, its "nothing was sent"
+        said of the request alone (:data:`.market_errors.OFFER_UNSENT_WORDS`), the
+        same kind, its fields kept; or ``refusal`` itself when the entry records no
+        approval.
     """
     words = approval_words(entry)
     if not words:
         return refusal
-    said = type(refusal)(f"{refusal}; {words}")
+    said = type(refusal)(f"{request_unsigned(str(refusal))}; {words}")
     said.__dict__.update(refusal.__dict__)
     return said
+
+
+def request_unsigned(refusal: str) -> str:
+    """An offer's refusal saying its request unsigned where it said nothing was sent.
+
+    Only the first of :data:`.market_errors.OFFER_UNSENT_WORDS` or of their
+    replacements in it is the server's (a revert's reason, which a mech chose, comes
+    after it), so only that is replaced, and a refusal said so already is kept.
+
+    :param refusal: the refusal's text.
+    :return: it, its first such phrase replaced (as it is when it holds none, or says
+        its request unsigned already).
+    """
+    found = [
+        (refusal.find(words), words)
+        for words in (*OFFER_UNSENT_WORDS, *OFFER_UNSENT_WORDS.values())
+        if words in refusal
+    ]
+    if not found:
+        return refusal
+    _, first = min(found)
+    if first not in OFFER_UNSENT_WORDS:
+        return refusal  # its request said unsigned already (``with_approval``)
+    return refusal.replace(first, OFFER_UNSENT_WORDS[first], 1)
 
 
 def offchain_signed_words(entry: JournalEntry) -> str:
@@ -148,12 +175,122 @@ def nothing_new_words(entry: Optional[JournalEntry]) -> str:
     return approval_words(entry) or NOTHING_SIGNED
 
 
+def refusal_said(
+    refusal: UnsignedRefusal, entry: Optional[JournalEntry]
+) -> MarketError:
+    """A transaction refused before signing, saying once what the call signed (pure).
+
+    :param refusal: the refusal (a fee, a tip or gas over its bound: "nothing was
+        signed nor sent" of it).
+    :param entry: the call's journal entry as it is now (None: none).
+    :return: ``refusal`` itself when the entry signed nothing (:func:`signed_parts`),
+        else the same refusal whose sentence says, where it said nothing was signed,
+        what the call signed before (:func:`unresumed_words`: the approval and its
+        hash with the request itself unsigned, the off-chain requests its mech may
+        settle, or the request signed before) and never "nothing was signed".
+    """
+    if not signed_parts(entry).anything:
+        return refusal
+    return refusal.signed_before(unresumed_words(entry))
+
+
+def nothing_sent_words(entry: Optional[JournalEntry], said: str = "") -> str:
+    """What a call that sent nothing now says it signed, after ``said`` (pure).
+
+    :param entry: the call's journal entry (None: none).
+    :param said: the sentence it ends (an approval named there is not named again).
+    :return: "nothing was sent" when the entry signed nothing (:func:`signed_parts`);
+        else that no request was signed nor sent now, and what the call signed before
+        (:func:`unresumed_words`), or that the approval named before was sent.
+    """
+    if not signed_parts(entry).anything:
+        return "nothing was sent"
+    assert entry is not None  # nosec: an entry signed something
+    approval = entry.extra.get(APPROVAL_KEY) if isinstance(entry.extra, dict) else None
+    named = (
+        isinstance(approval, dict)
+        and bool(approval.get("tx_hash"))
+        and str(approval["tx_hash"]) in said
+    )
+    if named and not signed_parts(entry).request:
+        return (
+            "no request was signed nor sent; only the token approval named above was, "
+            "and a call with the same arguments reuses it"
+        )
+    return f"nothing more was sent now: {unresumed_words(entry)}"
+
+
+def unposted_words(carried: Dict[str, Any]) -> str:
+    """What an off-chain call that could not sign its request says it did (pure).
+
+    :param carried: what the call's earlier attempt left for this one (its automatic
+        deposit, ``extra["auto_prepay"]``, :mod:`.auto_prepay`).
+    :return: that nothing was signed nor posted; or, when the call made its automatic
+        deposit before (a transaction hash journalled), that the request was not
+        signed nor posted but the deposit was made, stays in the prepaid balance and
+        is never made twice.
+    """
+    record = carried.get(AUTO_PREPAY_KEY)
+    if not isinstance(record, dict) or not record.get("tx_hash"):
+        return (
+            "nothing was signed nor posted for this call: call again with the same "
+            "arguments"
+        )
+    return (
+        "the request was not signed nor posted, but this call's automatic deposit "
+        f"(tx {record['tx_hash']}: {record.get('amount')} smallest units to tracker "
+        f"{record.get('tracker')}) was made before and stays in the prepaid balance: "
+        "call again with the same arguments (the deposit is never made twice)"
+    )
+
+
+def refusals_said(refusals: Sequence[str], entry: Optional[JournalEntry]) -> str:
+    """Every offer's refusal, joined, true to what the call signed by then (pure).
+
+    :param refusals: the offers' refusals, in the order tried.
+    :param entry: the call's journal entry now (None: none).
+    :return: the refusals joined by "; ", each saying its request alone unsigned
+        (:func:`request_unsigned`) when the entry signed anything (an approval sent for
+        a later offer makes an earlier one's "nothing was sent" untrue of the call).
+    """
+    if signed_parts(entry).anything:
+        refusals = [request_unsigned(str(refusal)) for refusal in refusals]
+    return "; ".join(refusals)
+
+
+async def call_end_said(exc: MarketError, journal: Journal, key: str) -> MarketError:
+    """A send's error as the call ends with it, what the call signed said once.
+
+    :param exc: the send's error.
+    :param journal: the call journal.
+    :param key: the call key.
+    :return: a refusal before signing
+        (:class:`~mech_catalogue_cli.fee_caps.UnsignedRefusal`) rebuilt by
+        :func:`refusal_said`; another error with :func:`cut_words`'s words after it; or
+        ``exc`` itself when nothing is to be added.
+    """
+    entry = await entry_now(journal, key)
+    if isinstance(exc, UnsignedRefusal):
+        return refusal_said(exc, entry)
+    words = _cut_words_of(exc, entry)
+    return exc if words is None else MarketError(f"{exc}; {words}")
+
+
+async def entry_now(journal: Journal, key: str) -> Optional[JournalEntry]:
+    """The call's entry as the journal holds it now (None: none, or not this server's)."""
+    try:
+        return await loaded(journal, key)
+    except JournalError:
+        return None
+
+
 async def cut_words(exc: MarketError, journal: Journal, key: str) -> Optional[str]:
     """What to add to an error of a send cut by the call's end (None: nothing).
 
     An error after the signature names its request already (the broadcast's "was
     signed and journalled before its broadcast", a cancellation's words), and one
-    before it that says :data:`NOTHING_SIGNED` already: both are kept as they are.
+    before it that says :data:`NOTHING_SIGNED` already: both are kept as they are. A
+    refusal before signing is rebuilt instead (:func:`call_end_said`).
 
     :param exc: the send's error.
     :param journal: the call journal.
@@ -164,10 +301,11 @@ async def cut_words(exc: MarketError, journal: Journal, key: str) -> Optional[st
         before its request was signed (:func:`approval_words`) unless ``exc`` names it,
         so no "nothing was signed" stands alone after it.
     """
-    try:
-        entry = await loaded(journal, key)
-    except JournalError:
-        entry = None
+    return _cut_words_of(exc, await entry_now(journal, key))
+
+
+def _cut_words_of(exc: MarketError, entry: Optional[JournalEntry]) -> Optional[str]:
+    """:func:`cut_words` of the entry read (pure)."""
     approved = approval_words(entry) if entry is None or not entry.raw_tx else ""
     if approved and entry is not None:
         named = str(entry.extra[APPROVAL_KEY]["tx_hash"]) in str(exc)

@@ -34,7 +34,14 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .dropped import DROPPED_KEY, dropped_text
 from .ipfs import IpfsError, fetch_response
-from .journal import Journal, JournalEntry, correct_request_id, recorded
+from .journal import (
+    Journal,
+    JournalEntry,
+    JournalError,
+    correct_request_id,
+    loaded,
+    recorded,
+)
 from .listed_schemas import NEVER_LISTED, ListedSchemas
 from .market import (
     STATUS_DOES_NOT_EXIST,
@@ -49,6 +56,7 @@ from .outstanding import Hold, ahead_text, give_up_text
 from .paid_reads import PaidReads
 from .results import answer_result, error_result, failure_text, structured_or_why
 from .settings import CallSettings, PhaseTimer
+from .signed_parts import signed_parts
 from .source import ServedTool
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -328,9 +336,11 @@ class DeliveryReader:
 
         Its chain reads begin the wait for the request's outcome: like the first
         delivery poll they are given a look when the call's time is spent
-        (:meth:`_look`); cut even then, the journalled request is waited for, and the
-        wait ends in its own words (accepted, not settled within the call's time, how
-        it is given up), never as an answer unread.
+        (:meth:`_look`); cut even then, the request the journal holds now for the
+        call is waited for (:meth:`_journalled_now`: a retry may have signed and posted
+        a newer one since ``entry`` was read), and the wait ends in its own words
+        (accepted, not settled within the call's time, how it is given up), never as
+        an answer unread.
 
         :param entry: a ``sent`` entry with ``extra.offchain``.
         :param timer: the call's clock.
@@ -344,7 +354,32 @@ class DeliveryReader:
         except MarketError as exc:
             if not time_spent(exc):
                 raise
+            return await self._journalled_now(entry)
+
+    async def _journalled_now(self, entry: JournalEntry) -> JournalEntry:
+        """The call's off-chain request as the journal holds it now, else ``entry``.
+
+        The journal keeps one entry per call key, rewritten by each retry: a call that
+        re-signed and re-posted the request (another id, the same marketplace nonce)
+        and saw it delivered left the newer one there. Only an entry holding a signed
+        off-chain request, sent or delivered, is waited for: one ``prepared`` again (a
+        retry signing now, or a nonce passed) has nothing posted to wait for yet.
+
+        :param entry: the entry the wait was given.
+        :return: the journal's entry for ``entry.key`` when it holds such a request,
+            else ``entry`` (none journalled, or a file this server did not write).
+        """
+        try:
+            newest = await loaded(self.journal, entry.key)
+        except JournalError:
             return entry
+        if (
+            newest is None
+            or newest.status not in (CallStatus.SENT, CallStatus.DELIVERED)
+            or not signed_parts(newest).offchain
+        ):
+            return entry
+        return newest
 
     async def _queued_words(self, entry: JournalEntry) -> str:
         """Which request an off-chain request waits behind, when it is queued (progress).

@@ -48,7 +48,9 @@ def cancellation_fees(  # pylint: disable=too-many-arguments
     :param pending: the pending transaction's hash and account nonce (for the error).
     :param old_fees: its ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
     :param base_fee: the latest block's base fee, wei per gas.
-    :param min_tip: the chain's least tip, wei per gas.
+    :param min_tip: the least tip a cancellation signs, wei per gas
+        (:attr:`~mech_catalogue_cli.fee_caps.TipChoice.cancel_least`: the chain's
+        least, or the tip typed when more).
     :param cap: ``--max-fee-per-gas`` (None: no cap).
     :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
     :raises CancelOverCap: when a replacement within the cap cannot be mined: the
@@ -77,7 +79,7 @@ def _cancel_over_cap(
         f"signed at {old_fee:,} wei per gas) is not mined and its request may no "
         f"longer be paid, but its cancellation would need at least {least:,} wei "
         f"per gas (10 % over it, and the base fee now), over --max-fee-per-gas "
-        f"{cap:,} wei: nothing was signed. The request may still "
+        f"{cap:,} wei: the cancellation was not signed. The request may still "
         "be mined (its price was fixed when signed); nothing else is paid for "
         "this call until its nonce is taken. Call again when the base fee is "
         f"lower, or give --max-fee-per-gas {least:,} or more to cancel it"

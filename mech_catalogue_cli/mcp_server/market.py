@@ -467,8 +467,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
 
         :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas
             (:func:`~mech_catalogue_cli.fee_caps.fees_to_sign`: ``FeeOverCap`` when
-            base fee plus tip is over ``max_fee_per_gas``; ``TipOverCap`` when the
-            node's suggestion is).
+            base fee plus tip is over ``max_fee_per_gas``, saying where the tip came
+            from; ``TipOverCap`` when the node's suggestion is).
         """
         return fees_to_sign(
             self.w3, self.tips, self.max_fee_per_gas, redacted_url(self.rpc_url)
@@ -518,7 +518,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                 (pending.tx_hash, pending.account_nonce),
                 old_fees,
                 self._base_fee()[0],
-                self.tips.least,
+                self.tips.cancel_least,
                 self.max_fee_per_gas,
             )
             signed = self._account.sign_transaction(

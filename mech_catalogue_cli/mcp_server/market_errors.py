@@ -28,9 +28,14 @@ from mech_catalogue_core.chain.revert import revert_words
 # the fee refusals are every signing command's, named here too as the server's errors
 from ..fee_caps import (  # noqa: F401  # pylint: disable=unused-import
     FEE_CAP_TIMES_BASE_FEE,
+    NOTHING_SIGNED_NOR_SENT,
+    TIP_FROM_NODE,
+    TIP_LEAST,
+    TIP_TYPED,
     FeeOverCap,
     MarketError,
     TipOverCap,
+    UnsignedRefusal,
     say_gwei,
 )
 
@@ -50,7 +55,18 @@ class RequestReverted(MarketError):
     """The request transaction was mined and reverted: only gas was spent, nothing paid."""
 
 
-class GasOverBound(MarketError):
+#: what an offer's refusal before its request was signed says of the call
+#: (``refused_offers.gas_refusal``, a revert at the estimate in ``sending.py``), each
+#: with the words it says instead after the call's token approval
+#: (``call_end_words.with_approval``: the request alone unsigned, never "nothing")
+OFFER_UNSENT_WORDS = {
+    "not signed, nothing was sent": "its request not signed",
+    "(nothing was sent)": "(its request not signed)",
+}
+GAS_UNSENT, ESTIMATE_UNSENT = OFFER_UNSENT_WORDS
+
+
+class GasOverBound(UnsignedRefusal):
     """A transaction's gas estimate is over ``--max-gas``: nothing was signed nor sent.
 
     :param address: the contract called (the marketplace, for a request).
@@ -63,8 +79,7 @@ class GasOverBound(MarketError):
         """Say which transaction, its estimate and the bound."""
         super().__init__(
             f"the transaction to {address} would take {gas_words(estimate, bound)} "
-            "by the node's estimate, over --max-gas "
-            f"{bound:,}: it was not signed (nothing was sent)"
+            f"by the node's estimate, over --max-gas {bound:,}"
         )
         self.estimate = estimate
         self.bound = bound
@@ -72,6 +87,9 @@ class GasOverBound(MarketError):
 
 class CancelOverCap(FeeOverCap):
     """A cancellation within ``--max-fee-per-gas`` could not replace its request.
+
+    Its request was signed before it, so its words are its own (never rebuilt by
+    :meth:`~mech_catalogue_cli.fee_caps.UnsignedRefusal.signed_before`).
 
     :param fee: the least fee per gas the cancellation needs, wei.
     :param cap: ``--max-fee-per-gas``, wei per gas.
@@ -87,8 +105,19 @@ class CancelOverCap(FeeOverCap):
         :param cap: ``--max-fee-per-gas``, wei per gas.
         """
         MarketError.__init__(self, message)  # its own words, not FeeOverCap's
+        self.why, self.advice = message, ""
         self.fee = fee
         self.cap = cap
+        self.tip, self.tip_source = 0, None
+
+    def signed_before(self, signed: str) -> "UnsignedRefusal":
+        """Itself: a cancellation's words say its signed request already.
+
+        :param signed: unused.
+        :return: this refusal.
+        """
+        del signed
+        return self
 
 
 class StateUnavailable(MarketError):

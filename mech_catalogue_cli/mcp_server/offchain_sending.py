@@ -45,7 +45,7 @@ from mech_catalogue_core.model.payment import payment_terms
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .auto_prepay import AutoPrepayer
-from .call_end_words import offchain_signed_words
+from .call_end_words import offchain_signed_words, unposted_words
 from .ipfs import payload_bytes
 from .journal import Journal, JournalEntry, loaded, recorded, saved
 from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
@@ -601,7 +601,8 @@ class OffchainSending:
             for the request; an :class:`OffchainRefusal` with ``deposited`` when an
             automatic deposit was made).
         :raises MarketError: when the request cannot be signed (the chain id, the
-            nonce or the head unread): nothing was signed nor posted, said so.
+            nonce or the head unread): nothing was signed nor posted, said so, or
+            the call's automatic deposit made before (:func:`.call_end_words.unposted_words`).
         """
         poster, journal = self.offchain, self.journal
         assert poster is not None and journal is not None  # nosec
@@ -625,10 +626,7 @@ class OffchainSending:
                 raise MarketError(
                     f"{exc}; {offchain_signed_words(retry.entry)}"
                 ) from exc
-            raise MarketError(
-                f"{exc}; nothing was signed nor posted for this call: call again "
-                "with the same arguments"
-            ) from exc
+            raise MarketError(f"{exc}; {unposted_words(carried)}") from exc
         prepared.extra.update(carried)
         # how long its mech has to settle it before other calls take its nonce
         prepared.extra["offchain"][BOUND_KEY] = self.settings.timeout

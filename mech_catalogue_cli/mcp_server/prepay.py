@@ -42,6 +42,7 @@ from web3 import Web3
 
 from .journal import JournalError
 from .market import MarketError, Marketplace, SignedRequest
+from .market_errors import UnsignedRefusal
 from .payment import ERC20_ABI, TokenPayer
 from .whole_file import write_whole
 
@@ -80,6 +81,39 @@ _ENTRY_FIELDS = {
 
 class PrepayRefused(MarketError):
     """The deposit cannot be made now; the message says why (nothing was sent)."""
+
+
+def approval_before_deposit(tx_hash: str) -> str:
+    """What a deposit refused before signing says of the approval sent before it (pure).
+
+    :param tx_hash: the approval's transaction hash (the prepay journal's).
+    :return: that the deposit was not signed, the approval was, and that running the
+        same deposit again reuses it.
+    """
+    return (
+        f"the deposit itself was not signed, but its token approval (tx {tx_hash}) "
+        "was signed, journalled and sent before it, and may be mined: the same "
+        "deposit asked again reuses it (sent again only while its nonce is unmined, "
+        "never approved twice)"
+    )
+
+
+def refuse_after_approval(
+    refusal: MarketError, approval: Optional[Dict[str, Any]]
+) -> None:
+    """Raise a deposit's refusal before signing saying the approval sent before it.
+
+    :param refusal: why the deposit could not be signed.
+    :param approval: the prepay journal's approval record (None: none was sent).
+    :raises MarketError: when ``refusal`` is a refusal before signing
+        (:class:`.market_errors.UnsignedRefusal`: a fee, a tip or gas over its bound)
+        and an approval was sent: its sentence names the approval
+        (:func:`approval_before_deposit`), never "nothing was signed". Otherwise
+        nothing is raised here.
+    """
+    if isinstance(refusal, UnsignedRefusal) and approval is not None:
+        said = refusal.signed_before(approval_before_deposit(approval["tx_hash"]))
+        raise MarketError(str(said)) from refusal
 
 
 def _transaction_record(signed: SignedRequest) -> Dict[str, Any]:
@@ -313,8 +347,9 @@ class Prepayer:
         :return: ``{"status": "deposited" | "already_deposited", "deposit":
             Deposit.to_dict() (as decided before sending), "tx_hash", "approval_tx"
             ("" when none), "prepaid_before", "prepaid_after", "journal"}``. A failed
-            read or transaction raises ``MarketError``, a journal entry this software
-            did not write ``JournalError``.
+            read or transaction raises ``MarketError`` (a deposit refused before
+            signing after its approval names the approval: :func:`refuse_after_approval`),
+            a journal entry this software did not write ``JournalError``.
         :raises PrepayRefused: when the deposit cannot be made now (nothing sent).
         """
         funds = self.payer.funds(payment_type)
@@ -380,6 +415,7 @@ class Prepayer:
                     f"{again.reason}; nothing was deposited (the funds changed after "
                     "they were read)"
                 ) from exc
+            refuse_after_approval(exc, entry["approval"])
             raise
         entry["deposit"] = _transaction_record(signed)
         self._save(entry)  # before the broadcast: a rerun re-sends these bytes

@@ -54,7 +54,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import mcp_types as types
 
 from .gas_skips import GasSkip, GasSkipRecord
-from .market_errors import gas_words
+from .market_errors import GAS_UNSENT, gas_words
 from .mined_reverts import REVERTED_KEY, MinedRevert
 from .offchain_sending import PriceRefusal
 from .offers import Offer
@@ -119,7 +119,7 @@ def gas_refusal(mech: str, estimate: Optional[int], bound: int) -> RevertRefusal
         f"mech {mech}'s request would take {gas_words(estimate, bound)} by the "
         "node's estimate, "
         f"over --max-gas {bound:,} (the marketplace runs the mech's code in the "
-        "request; its code sets the gas): not signed, nothing was sent"
+        f"request; its code sets the gas): {GAS_UNSENT}"
     )
     refusal.mech = mech.lower()
     refusal.skip = True

@@ -82,7 +82,7 @@ from .market import (
     SentTransaction,
     SignedRequest,
 )
-from .market_errors import GAS_KEY
+from .market_errors import ESTIMATE_UNSENT, GAS_KEY
 from .mined_reverts import (
     REVERTED_KEY,
     never_paid,
@@ -666,7 +666,7 @@ class RequestSender(OffchainSending):
                         if isinstance(exc, EstimateReverted):
                             refused = revert_refusal(
                                 offer.address,
-                                f"at its gas estimate{exc.within} (nothing was sent)",
+                                f"at its gas estimate{exc.within} {ESTIMATE_UNSENT}",
                                 exc.reason,
                             )
                             return with_approval(self._remembered(refused), prepared)

@@ -64,7 +64,13 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 
 from ..folders import DISTRIBUTION
 from .bounded import warm_up_in_background
-from .call_end_words import cut_words, unresumed_words
+from .call_end_words import (
+    call_end_said,
+    entry_now,
+    nothing_sent_words,
+    refusals_said,
+    unresumed_words,
+)
 from .call_identity import (
     IDEMPOTENCY_META_KEY,
     call_key,
@@ -595,7 +601,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param call: the call key, its phase timer and every offer it may pay now.
         :param session: the SDK session for progress notifications (None: none).
         :raises MarketError: ``ensure_sent``'s, saying what the call signed when its
-            reads were cut by the call's end (:func:`.call_end_words.cut_words`).
+            reads were cut by the call's end or a refusal before signing followed a
+            signed approval (:func:`.call_end_words.call_end_said`).
         :return: what ``ensure_sent`` returned last (asked once at least: what the
             call did before it is work, not a wait).
         """
@@ -608,11 +615,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                     sent = await self.sender.ensure_sent(
                         tool, offer, payload, key, timer, ranked
                     )
-            except MarketError as exc:  # cut by the call's end: say what it signed
-                words = await cut_words(exc, self.reader.journal, key)
-                if words is None:
+            except MarketError as exc:  # say once what the call signed
+                said = await call_end_said(exc, self.reader.journal, key)
+                if said is exc:
                     raise
-                raise MarketError(f"{exc}; {words}") from exc
+                raise MarketError(str(said)) from exc
             if not isinstance(sent, HeldBehind):
                 return sent
             # said at least once, even when the call's time is already spent
@@ -853,12 +860,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             tool.name, tool.tool, tool.mech_tool
         )
         if refusal:  # after the journal: an answer paid before is still returned
-            return error_result(f"{called}: {refusal}; nothing was sent")
+            return error_result(f"{called}: {refusal}; {nothing_sent_words(entry)}")
         settings = self.settings
         try:
             ranked = self._ranked(tool.offers)
         except NoOffer as exc:
-            return error_result(f"{called}: {exc}; nothing was sent")
+            return error_result(f"{called}: {exc}; {nothing_sent_words(entry)}")
         # a mech whose request was mined and reverted is not sent another (gas), one
         # that reverted at its estimate goes after the others, and one that accepted a
         # request and did not settle it in time after all of them (the journal read
@@ -910,13 +917,18 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             if r.payment is not None
         ]
         mined = any(r.mined for _, r in skipped)
+        # what the call signed (an approval before a refused request) said once
+        entry = await entry_now(reader.journal, key)
+        refused = f"{called}: no offer could be paid now: " + refusals_said(
+            [r for _, r in skipped], entry
+        )
+        signed = nothing_sent_words(entry, refused)
         return error_result(
-            f"{called}: no offer could be paid now: "
-            + "; ".join(r for _, r in skipped)
+            refused
             + (
                 "; nothing was paid (only the gas of the requests mined and reverted)"
                 if mined
-                else "; nothing was sent"
+                else f"; {signed}"
             ),
             {"refused": decisions, "skipped": skipped_meta(skipped)},
         )
