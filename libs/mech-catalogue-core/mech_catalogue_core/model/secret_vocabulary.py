@@ -87,6 +87,18 @@ HANDING_VERBS = REQUEST_VERBS + (
     "ask(?: the user| them| him| her| me| us)? for",
     "asks(?: the user)? for",
 )
+#: verbs by which prose tells its reader to place a secret in what it writes (adv29zu2
+#: T6: "Append the mnemonic after the port name", "Follow the port with the keystore
+#: password"): with :data:`HANDING_VERBS`, what makes a secret named in a clause asked
+#: for, whoever's it is (:mod:`.secret_requests`, :mod:`.squashed_names`)
+PLACING_VERBS = (
+    "append",
+    "prepend",
+    "write(?: down| out)?",
+    "place",
+    "(?:follow|end|finish|close|complete|suffix|prefix|start|begin)(?: [a-z0-9]+){0,3}?"
+    " with",
+)
 
 #: a secret named, which the instruction warning flags as it flags an instruction
 #: (``untrusted_text.INSTRUCTION_PATTERNS``): a mention is no request nor order
@@ -120,7 +132,7 @@ SECRET_TERMS = (
     # keys and the words that restore a wallet (BIP-39: "mnemonic sentence", "seed")
     r"private ?keys?|priv ?keys?|prv ?keys?|secret keys?|wallet keys?",
     rf"(?<!top )(?<!trade )secrets?(?! {ORDINARY_SECRET_NOUN}\b)",
-    r"signing keys?|hex (?:private )?keys?|p ?key",
+    r"sign(?:ing|er) keys?|hex (?:private )?keys?|p ?key",
     r"seed ?(?:phrase|words)|recovery (?:phrase|words)|mnemonics?",
     r"restore (?:your|the|a) wallet|bip ?39",
     r"(?:backup|secret|wallet|bip ?39) (?:phrases?|words|codes?)",
@@ -130,6 +142,9 @@ SECRET_TERMS = (
     # ... or the reader's own (a summary "in 12 words" is no secret)
     rf"{alternation(READER_HOLDERS)} (?:(?:wallet|seed|recovery|backup|secret|metamask|"
     rf"ledger|trezor)(?: s)? )?{MNEMONIC_LENGTH} words",
+    # ... or a wallet's, an account's (adv29zu2 T6: "the wallet's 24 words")
+    rf"(?:wallet|account|seed|recovery|backup|metamask|ledger|trezor)(?: s)? "
+    rf"{MNEMONIC_LENGTH} words",
     # BIP-32 extended private keys (xprv, tprv) and SLIP-0132's (yprv, zprv, uprv, vprv)
     r"[xtyzuv]privs?|[xtyzuv]prvs?|extended (?:private|priv) keys?",
     # Wallet Import Format (Bitcoin wiki, "Wallet import format"); the bare ticker-like
