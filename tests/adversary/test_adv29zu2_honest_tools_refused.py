@@ -105,11 +105,6 @@ def test_everyday_names_are_listed() -> None:
     assert not _refused_names(EVERYDAY_NAMES)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zu2: 32 of 42 honest names near the vocabulary are refused "
-    "(substrings across words, secret nouns before a subject word not listed)",
-)
 def test_honest_names_near_the_vocabulary_are_listed() -> None:
     """42 more honest names (32 near the vocabulary): each listed."""
     assert len(NEAR_NAMES) == 42
@@ -117,11 +112,6 @@ def test_honest_names_near_the_vocabulary_are_listed() -> None:
     assert not _refused_names(NEAR_NAMES), len(_refused_names(NEAR_NAMES))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zu2: honest descriptions of per-call pricing and retries are read "
-    "as payment duties and refuse the tool",
-)
 @pytest.mark.parametrize("index", range(len(HONEST_DESCRIPTIONS)))
 def test_honest_descriptions_are_listed(index: int) -> None:
     """Each description's tool listed."""

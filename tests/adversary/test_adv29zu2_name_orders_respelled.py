@@ -86,11 +86,6 @@ def test_the_controls_are_refused(name: str) -> None:
     assert _served(name) is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zu2: a name respelled (digits for letters, another verb or "
-    "secret noun) ordering a payment or asking for a secret is listed",
-)
 @pytest.mark.parametrize("name", NAMES)
 def test_a_respelled_order_or_secret_name_is_refused(name: str) -> None:
     """Not listed; ``name_refusal`` says why."""

@@ -46,6 +46,7 @@ from mech_catalogue_core.model.secret_vocabulary import (
     HANDING_VERBS,
     PLACING_VERBS,
     SECRET_HOLDERS,
+    SECRET_SUBJECT_WORDS,
     alternation,
 )
 from mech_catalogue_core.model.short_secret_words import (
@@ -131,17 +132,11 @@ SECRET_REQUEST_AFTER = re.compile(
     r"should))\b)\b",
     re.IGNORECASE | re.ASCII,
 )
-#: the words just after a secret that make it a subject, not a thing asked for: it
-#: names what belongs to it (``the API key's rate limit``, ``password reset``,
-#: ``password strength``). A place to put it (:data:`SECRET_REQUEST_AFTER`) still asks
+#: the words just after a secret that make it a subject, not a thing asked for
+#: (:data:`.secret_vocabulary.SECRET_SUBJECT_WORDS`: ``the API key's rate limit``,
+#: ``password reset``). A place to put it (:data:`SECRET_REQUEST_AFTER`) still asks
 SECRET_AS_SUBJECT = re.compile(
-    r"\A(?: s)? (?:resets?|strength|polic(?:y|ies)|hash(?:es|ing|ed)?|managers?|"
-    r"generators?|generation|rotations?|expiry|expiration|lengths?|rates?|limits?|"
-    r"counts?|usage|quotas?|metadata|scopes?|permissions?|validation|validators?|"
-    r"checkers?|breach(?:es)?|leak(?:s|ed)?|requirements?|rules?|complexity|entropy|"
-    r"formats?|protected|protection|security|fingerprints?|prefix(?:es)?|ids?|"
-    r"names?|labels?|types?|owners?|creation|revocation|derivation|hints?)\b",
-    re.IGNORECASE | re.ASCII,
+    rf"\A(?: s)? {alternation(SECRET_SUBJECT_WORDS)}\b", re.IGNORECASE | re.ASCII
 )
 #: where a clause ends: a request's words are read within one (``Enter the city.
 #: Password-protected results are skipped`` asks for nothing); a line break inside a

@@ -99,6 +99,95 @@ PLACING_VERBS = (
     "(?:follow|end|finish|close|complete|suffix|prefix|start|begin)(?: [a-z0-9]+){0,3}?"
     " with",
 )
+#: words after a secret that make it a subject, not a thing asked for: they name what
+#: belongs to it (``the API key's rate limit``, ``password reset``,
+#: ``seed-phrase-validator``); read after a secret in prose
+#: (:data:`.secret_requests.SECRET_AS_SUBJECT`) and in a tool's name
+#: (:mod:`.squashed_names`)
+SECRET_SUBJECT_WORDS = (
+    "resets?",
+    "strength",
+    "polic(?:y|ies)",
+    "hash(?:es|ing|ed)?",
+    "managers?",
+    "generators?",
+    "generation",
+    "rotations?",
+    "expiry",
+    "expiration",
+    "lengths?",
+    "rates?",
+    "limits?",
+    "counts?",
+    "usage",
+    "quotas?",
+    "metadata",
+    "scopes?",
+    "permissions?",
+    "validation",
+    "validators?",
+    "checks?",
+    "checkers?",
+    "breach(?:es)?",
+    "leak(?:s|ed)?",
+    "requirements?",
+    "rules?",
+    "complexity",
+    "entropy",
+    "formats?",
+    "protected",
+    "protection",
+    "security",
+    "fingerprints?",
+    "prefix(?:es)?",
+    "ids?",
+    "names?",
+    "labels?",
+    "types?",
+    "owners?",
+    "creation",
+    "revocation",
+    "derivation",
+    "hints?",
+    "docs",
+    "guides?",
+    "wordlists?",
+    "standards?",
+    "specs?",
+)
+
+#: secrets a mech never needs, as a tool's name spells them (:mod:`.squashed_names`,
+#: read with their spaces removed and letters respelled): each is a secret in prose too
+#: (:data:`SECRET_TERMS`); a name holding one asks for it unless a
+#: :data:`SECRET_SUBJECT_WORDS` word follows
+NAME_SECRET_NOUNS = (
+    "seed phrase",
+    "seed words",
+    "wallet seed",
+    "recovery phrase",
+    "recovery words",
+    "secret recovery",
+    "secret phrase",
+    "backup phrase",
+    "private key",
+    "privkey",
+    "secret key",
+    "wallet key",
+    "signing key",
+    "signer key",
+    "wallet password",
+    "keystore json",
+    "keystore file",
+    "keystore password",
+    "xprv",
+    "xpriv",
+    "wallet import format",
+)
+#: secrets that are ordinary words too (a memory aid, a Java keystore, a random seed, a
+#: count of words): a name asks for one only with a holder or a placing verb before it
+#: or a place after it (``#`` is a mnemonic's length, :data:`MNEMONIC_LENGTH`); each
+#: but ``seed`` (a random one in prose) is a secret in prose too
+NAME_ORDINARY_SECRET_NOUNS = ("mnemonic", "mnemonics", "keystore", "seed", "# words")
 
 #: a secret named, which the instruction warning flags as it flags an instruction
 #: (``untrusted_text.INSTRUCTION_PATTERNS``): a mention is no request nor order
@@ -133,7 +222,7 @@ SECRET_TERMS = (
     r"private ?keys?|priv ?keys?|prv ?keys?|secret keys?|wallet keys?",
     rf"(?<!top )(?<!trade )secrets?(?! {ORDINARY_SECRET_NOUN}\b)",
     r"sign(?:ing|er) keys?|hex (?:private )?keys?|p ?key",
-    r"seed ?(?:phrase|words)|recovery (?:phrase|words)|mnemonics?",
+    r"seed ?(?:phrase|words)|wallet seeds?|recovery (?:phrase|words)|mnemonics?",
     r"restore (?:your|the|a) wallet|bip ?39",
     r"(?:backup|secret|wallet|bip ?39) (?:phrases?|words|codes?)",
     # a mnemonic by its length (BIP-39), said as such: "a 24-word phrase", "12 seed words"

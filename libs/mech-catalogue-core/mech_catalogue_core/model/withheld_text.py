@@ -58,7 +58,11 @@ from mech_catalogue_core.model.quoted_text import quoted_for_model
 from mech_catalogue_core.model.secret_requests import secret_requested
 from mech_catalogue_core.model.secret_vocabulary import SECRET_MENTION_PATTERNS
 from mech_catalogue_core.model.short_secret_words import words_of
-from mech_catalogue_core.model.squashed_names import squashed_order, squashed_secret
+from mech_catalogue_core.model.squashed_names import (
+    phrase_named_as_subject,
+    squashed_order,
+    squashed_secret,
+)
 from mech_catalogue_core.model.tool import Argument, Tool
 from mech_catalogue_core.model.untrusted_text import (
     MAX_QUOTED,
@@ -217,7 +221,11 @@ def name_placeholder(name: str) -> str:
         return SECRET_PLACEHOLDER
     for reading in readings:
         phrases = instructions_beyond_mentions(reading) + orders_to_model(reading)
-        if any(not _CALL_ITSELF.fullmatch(phrase) for phrase in phrases):
+        if any(
+            not _CALL_ITSELF.fullmatch(phrase)
+            and not phrase_named_as_subject(name, phrase)
+            for phrase in phrases
+        ):
             return INSTRUCTION_PLACEHOLDER
     return INSTRUCTION_PLACEHOLDER if squashed_order(name) else ""
 
