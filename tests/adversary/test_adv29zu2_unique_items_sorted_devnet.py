@@ -31,8 +31,6 @@ structure), paid once.
 import json
 from pathlib import Path
 
-import pytest
-
 from scripts.devnet import Devnet
 from tests.adversary.adv29zy_ts_clients import ts_paid_answer_devnet
 

@@ -43,26 +43,25 @@ def json_key(value: Any) -> Hashable:
     :return: a tuple tagged by JSON type: ``("boolean", True)``, ``("number", 1)``
         (``1`` and ``1.0`` give equal keys, ``True`` another), ``("array", (...))``,
         ``("object", frozenset(...))``. A value of no JSON type is keyed by its type
-        and its own equality.
-    :raises RecursionError: for a value nested deeper than Python's recursion limit (a
-        validator's callers bound nesting before checking).
+        and its own equality. A value nested deeper than Python's recursion limit
+        raises as the validator's other keywords do (its callers bound nesting first).
     """
+    key: Hashable
     if isinstance(value, bool):
-        return ("boolean", value)
-    if isinstance(value, (int, float)):
-        return ("number", value)
-    if isinstance(value, str):
-        return ("string", value)
-    if value is None:
-        return ("null",)
-    if isinstance(value, (list, tuple)):
-        return ("array", tuple(json_key(item) for item in value))
-    if isinstance(value, dict):
-        return (
-            "object",
-            frozenset((name, json_key(item)) for name, item in value.items()),
-        )
-    return (type(value).__name__, value)
+        key = ("boolean", value)
+    elif isinstance(value, (int, float)):
+        key = ("number", value)
+    elif isinstance(value, str):
+        key = ("string", value)
+    elif value is None:
+        key = ("null",)
+    elif isinstance(value, (list, tuple)):
+        key = ("array", tuple(json_key(item) for item in value))
+    elif isinstance(value, dict):
+        key = ("object", frozenset((name, json_key(v)) for name, v in value.items()))
+    else:
+        key = (type(value).__name__, value)
+    return key
 
 
 def json_equal(one: Any, two: Any) -> bool:

@@ -178,9 +178,11 @@ def _request_at(words: str, mention: "re.Match[str]") -> Optional[str]:
         return (asks.group(0) + mention.group(0)).lower()
     required = SECRET_REQUIRED_BY_CONDITION.search(before)
     refused = required and SECRET_REQUIRED_REFUSED.match(after)
-    return (required.group(0) + mention.group(0) + refused.group(0)).lower() if (
-        required and refused
-    ) else None
+    return (
+        (required.group(0) + mention.group(0) + refused.group(0)).lower()
+        if (required and refused)
+        else None
+    )
 
 
 def secret_requested(text: str) -> Optional[str]:

@@ -144,8 +144,9 @@ REPEATED_PAYMENT = {
 }
 #: a payee: an ``0x`` address (or its start) in the name
 PAYEE = re.compile(r"(?<![0-9])0x[0-9a-f]{4,}")
-#: words that move funds, read as whole words (or inside a squashed part) of a name
-#: that holds a :data:`PAYEE`
+#: words that move funds or give an allowance, read as whole words (or inside a
+#: squashed part) of a name that holds a :data:`PAYEE` (``eth_balance_of_0x...`` moves
+#: nothing)
 FUNDS_WORDS = (
     "send",
     "transfer",
@@ -163,10 +164,6 @@ FUNDS_WORDS = (
     "tip",
     "give",
     "funds",
-    "eth",
-    "tokens",
-    "everything",
-    "balance",
 )
 #: words just before a phrase that make it a name's subject, not an order: a negation,
 #: a verb watching for it, or a relative clause (``places_you_must_visit``)
@@ -239,7 +236,16 @@ ORDER_SUBJECTS = (
     "schedule",
 )
 #: a person a model could be told to keep something from
-TOLD_PERSON = ("the user", "user", "anyone", "them", "the human", "the owner", "him", "her")
+TOLD_PERSON = (
+    "the user",
+    "user",
+    "anyone",
+    "them",
+    "the human",
+    "the owner",
+    "him",
+    "her",
+)
 #: words just after a secret that say where it goes: the name asks for it
 SECRET_PLACES = ("here", "goes", "below", "field", "please", "now")
 #: a part this long may hold a phrase's start or end inside it (a squashed run of words
@@ -306,7 +312,9 @@ def respelled(phrase: str) -> str:
 
 def _compiled(phrases: Mapping[str, str]) -> Tuple[Tuple[str, "re.Pattern[str]"], ...]:
     """Each phrase as said, with its :func:`respelled` pattern."""
-    return tuple((said, re.compile(respelled(phrase))) for said, phrase in phrases.items())
+    return tuple(
+        (said, re.compile(respelled(phrase))) for said, phrase in phrases.items()
+    )
 
 
 def _as_said(phrases: Sequence[str]) -> Dict[str, str]:
@@ -331,9 +339,7 @@ _SECRET_HOLDER = re.compile(
     + r"(?:[a-z0-9]+)?"
 )
 _PLACING_VERB = re.compile(
-    respelled(
-        alternation([v for v in HANDING_VERBS + PLACING_VERBS if v.isalpha()])
-    )
+    respelled(alternation([v for v in HANDING_VERBS + PLACING_VERBS if v.isalpha()]))
     + r"(?:[a-z0-9]+)?"
 )
 _SECRET_PLACE = re.compile(respelled(alternation(SECRET_PLACES)))
@@ -429,7 +435,9 @@ def phrase_named_as_subject(name: str, phrase: str) -> bool:
     read = _Name(name)
     if _payee_paid(read):
         return False
-    places = list(read.found(re.compile(respelled(re.escape(phrase).replace("\\ ", " ")))))
+    places = list(
+        read.found(re.compile(respelled(re.escape(phrase).replace("\\ ", " "))))
+    )
     if not places:
         return False
     telling = re.fullmatch(r"(?:do not|dont|don t|never) tell", phrase) is not None

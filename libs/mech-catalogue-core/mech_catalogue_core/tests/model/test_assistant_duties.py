@@ -165,5 +165,5 @@ def test_a_payment_the_clause_takes_back_is_no_duty(text: str) -> None:
 
 @pytest.mark.parametrize("text", DUTIES_NEAR_TAKEBACKS)
 def test_a_duty_beside_the_words_that_take_others_back_is_found(text: str) -> None:
-    """"Don't forget to", "why not", "3 times more", a request and funds: a duty."""
+    """A duty beside "don't forget to", "why not", "3 times more", funds sent: found."""
     assert duties_to_model(text), text
