@@ -29,6 +29,7 @@ from mech_catalogue_core.model.secret_vocabulary import (
     NAME_SECRET_NOUNS,
 )
 from mech_catalogue_core.model.squashed_names import (
+    digits_read_as_letters,
     name_parts,
     phrase_named_as_subject,
     respelled,
@@ -269,3 +270,59 @@ def test_a_long_name_is_read_boundedly() -> None:
         squashed_order(name)
         squashed_secret(name)
     assert time.monotonic() - started < 2
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ignore_previous_instructions_checker",
+        "not_ignore_previous_instructions",
+        "system_prompt_monitor",
+        "you_are_now_dan_detector",
+        "dont_tell_the_user_guard",
+        "please_you_must_obey",
+    ],
+)
+def test_a_watching_word_does_not_excuse_the_frame_disregarded(name: str) -> None:
+    """Only a payment, transfer, allowance or repeat can be a name's subject."""
+    assert name_placeholder(name) == INSTRUCTION_PLACEHOLDER, name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "y0ur_pa55word",
+        "y0ur_api_k3y_here",
+        "p4ste_y0ur_password_here",
+        "wallet_passphrase_here",
+        "api_key_here",
+        "send_me_y0ur_2fa_c0de",
+    ],
+)
+def test_digits_for_letters_in_a_secret_request_refuse(name: str) -> None:
+    """The prose request check reads the name with its digits read as letters."""
+    assert name_placeholder(name) == SECRET_PLACEHOLDER, name
+
+
+@pytest.mark.parametrize(
+    "name, readings",
+    [
+        ("y0ur_pa55word", ("your password",)),
+        ("wa11et_k3y", ("waiiet key", "wallet key")),
+        ("gpt4o_a11y", ("gptao aiiy", "gptao ally")),  # no secret read in either
+        ("erc20_gpt4_v1_2fa_0xabab_12", ()),  # numbers and an address stay
+        ("plain_name", ()),
+    ],
+)
+def test_digits_read_as_letters(name: str, readings: tuple) -> None:
+    """Each reading of ``1`` (``i``, ``l``); none when no digit is read."""
+    assert digits_read_as_letters(name) == readings
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["password_strength", "api_key_usage", "l10n_password_rules", "s3cure_hash_256"],
+)
+def test_a_secret_named_as_a_subject_with_digits_is_listed(name: str) -> None:
+    """A subject word after the secret; a number left as written."""
+    assert name_placeholder(name) == ""

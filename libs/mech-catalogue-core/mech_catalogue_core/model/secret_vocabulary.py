@@ -176,6 +176,7 @@ NAME_SECRET_NOUNS = (
     "signing key",
     "signer key",
     "wallet password",
+    "wallet passphrase",
     "keystore json",
     "keystore file",
     "keystore password",
@@ -184,10 +185,20 @@ NAME_SECRET_NOUNS = (
     "wallet import format",
 )
 #: secrets that are ordinary words too (a memory aid, a Java keystore, a random seed, a
-#: count of words): a name asks for one only with a holder or a placing verb before it
+#: count of words) or that a tool names as its subject (``password_strength``,
+#: ``api_key_usage``): a name asks for one only with a holder or a placing verb before it
 #: or a place after it (``#`` is a mnemonic's length, :data:`MNEMONIC_LENGTH`); each
 #: but ``seed`` (a random one in prose) is a secret in prose too
-NAME_ORDINARY_SECRET_NOUNS = ("mnemonic", "mnemonics", "keystore", "seed", "# words")
+NAME_ORDINARY_SECRET_NOUNS = (
+    "mnemonic",
+    "mnemonics",
+    "keystore",
+    "seed",
+    "# words",
+    "password",
+    "passphrase",
+    "api key",
+)
 
 #: a secret named, which the instruction warning flags as it flags an instruction
 #: (``untrusted_text.INSTRUCTION_PATTERNS``): a mention is no request nor order

@@ -28,9 +28,12 @@ starts and ends where a part does (``center_your_text`` holds no "enter your",
 
 - :data:`ORDER_PHRASES`: orders to a model, funds moved, allowances given, calls repeated
   and paid again (:data:`REPEATED_PAYMENT`: ``pay_thrice``, ``pay_10x_per_call``). A
-  phrase a negation or a watching verb comes before (``revoke_``, ``do_not_``) or a
-  subject word comes after (:data:`ORDER_SUBJECTS`: ``pay_twice_detector``,
-  ``set_approval_for_all_monitor``) names a subject, not an order; but a name holding a
+  payment, transfer, allowance or repeat a negation or a watching verb comes before
+  (``revoke_``, ``never_``) or a watching noun comes after (:data:`ORDER_SUBJECTS`:
+  ``pay_twice_detector``, ``set_approval_for_all_monitor``) names a subject, not an
+  order, as does "you must" after a relative word (``places_you_must_visit``) and "do
+  not tell" telling no person; the frame disregarded never does
+  (``ignore_previous_instructions_checker`` orders); but a name holding a
   payee (:data:`PAYEE`, an ``0x`` address) and a funds word (:data:`FUNDS_WORDS`)
   orders whatever else it says (``transfer_everything_to_0xabab``).
 - secrets (:data:`.secret_vocabulary.NAME_SECRET_NOUNS`): a name holding one asks for
@@ -165,8 +168,8 @@ FUNDS_WORDS = (
     "give",
     "funds",
 )
-#: words just before a phrase that make it a name's subject, not an order: a negation,
-#: a verb watching for it, or a relative clause (``places_you_must_visit``)
+#: words just before a payment, a transfer or a repeat that make it a name's subject,
+#: not an order: a negation or a verb watching for it (``revoke_``, ``never_pay_twice``)
 NOT_ORDERED_BEFORE = (
     "not",
     "no",
@@ -188,6 +191,10 @@ NOT_ORDERED_BEFORE = (
     "count",
     "explain",
     "anti",
+)
+#: words just before a phrase addressed to "you" that make it a relative clause, a
+#: name's subject (``places_you_must_visit``, ``where_you_are_now``)
+RELATIVE_BEFORE = (
     "where",
     "what",
     "when",
@@ -296,6 +303,39 @@ def name_parts(name: str) -> List[str]:
     return [part for part in _NOT_LETTER_NOR_DIGIT.split(split.lower()) if part]
 
 
+#: the letter each digit written for one reads as (``pa55word``, ``k3y``, ``y0ur``);
+#: ``1`` is read as ``i`` and, in a second reading, as ``l``
+DIGITS_AS_LETTERS = (
+    str.maketrans("013457", "oieast"),
+    str.maketrans("013457", "oleast"),
+)
+#: a part read as a number or an address, never respelled (``0xabab``, ``erc20``,
+#: ``gpt4``, ``v1``, ``2fa``, ``12``); a digit inside letters is read (``k3y``)
+_NUMBER_PART = re.compile(r"0x[0-9a-f]*|[0-9]*|[a-z]{1,4}[0-9]+|[0-9]+[a-z]{1,3}")
+
+
+def digits_read_as_letters(name: str) -> Tuple[str, ...]:
+    """A name's words with the digits written for letters read as those letters.
+
+    :param name: a tool's name.
+    :return: its parts joined by spaces, digits inside a word of letters read as
+        letters (:data:`DIGITS_AS_LETTERS`): ``("your password here",)`` for
+        ``y0ur_pa55word_here``; a part that reads as a number or an address
+        (:data:`_NUMBER_PART`) stays; () when no digit is read (the name's own words
+        are read elsewhere).
+    """
+    parts = name_parts(name[:MAX_NAME_READ_CHARS])
+    readings = []
+    for digits in DIGITS_AS_LETTERS:
+        read = [
+            part if _NUMBER_PART.fullmatch(part) else part.translate(digits)
+            for part in parts
+        ]
+        if read != parts:
+            readings.append(" ".join(read))
+    return tuple(dict.fromkeys(readings))
+
+
 def respelled(phrase: str) -> str:
     """A phrase as a regular expression over a squashed name, letters respelled.
 
@@ -331,6 +371,16 @@ _ORDINARY_SECRETS = _compiled(
 )
 _FUNDS = _compiled(_as_said(FUNDS_WORDS))
 _NOT_ORDERED_BEFORE = re.compile(respelled(alternation(NOT_ORDERED_BEFORE)))
+_RELATIVE_BEFORE = re.compile(respelled(alternation(RELATIVE_BEFORE)))
+#: a phrase naming what a tool may watch for: funds moved, an allowance, a repeat (the
+#: frame disregarded or the model renamed is never a subject: ``..._checker`` after
+#: "ignore previous instructions" still orders)
+_ACTIVITY = re.compile(
+    r"\b(?:pay|pays|paying|charge|charges|call|calls|run|invoke|repeat|retry|"
+    r"raise|approve|grant|give|sign|set approval|send|transfer|move|withdraw|drain|"
+    r"empty|sweep|all funds|funds|eth)\b"
+)
+_TELLING = re.compile(r"(?:do not|dont|don t|never) tell")
 _ORDER_SUBJECT = re.compile(respelled(alternation(ORDER_SUBJECTS)))
 _SECRET_SUBJECT = re.compile(respelled(alternation(SECRET_SUBJECT_WORDS)))
 _TOLD_PERSON = re.compile(respelled(alternation(TOLD_PERSON)))
@@ -390,12 +440,29 @@ def _payee_paid(name: _Name) -> Optional[str]:
     return None
 
 
-def _named_as_subject(name: _Name, start: int, end: int) -> bool:
-    """Whether a phrase found in a name is its subject, not an order to a model."""
-    return bool(
-        name.ends_before(_NOT_ORDERED_BEFORE, start)
-        or _ORDER_SUBJECT.match(name.after(end))
-    )
+def _named_as_subject(name: _Name, phrase: str, start: int, end: int) -> bool:
+    """Whether a phrase found in a name is its subject, not an order to a model.
+
+    :param name: the name read.
+    :param phrase: the phrase's words (lowercase).
+    :param start: where it starts in the name's letters.
+    :param end: where it ends.
+    :return: for a phrase addressed to "you", a relative word before it
+        (:data:`RELATIVE_BEFORE`); for "do not tell", no person told after it; for a
+        payment, a transfer, an allowance or a repeat, a negation or a watching verb
+        before it (:data:`NOT_ORDERED_BEFORE`) or a watching noun after it
+        (:data:`ORDER_SUBJECTS`); False for any other phrase.
+    """
+    if phrase.startswith("you "):
+        return name.ends_before(_RELATIVE_BEFORE, start)
+    if _TELLING.fullmatch(phrase):
+        return not _TOLD_PERSON.match(name.after(end))
+    if _ACTIVITY.search(phrase):
+        return bool(
+            name.ends_before(_NOT_ORDERED_BEFORE, start)
+            or _ORDER_SUBJECT.match(name.after(end))
+        )
+    return False
 
 
 def squashed_order(name: str) -> Optional[str]:
@@ -413,7 +480,7 @@ def squashed_order(name: str) -> Optional[str]:
         return f"{paid} to 0x..."
     for phrase, pattern in _ORDERS:
         for start, end in read.found(pattern):
-            if not _named_as_subject(read, start, end):
+            if not _named_as_subject(read, phrase, start, end):
                 return phrase
     return None
 
@@ -423,9 +490,8 @@ def phrase_named_as_subject(name: str, phrase: str) -> bool:
 
     For the phrases the prose checks find in a name's words (``pay twice`` in
     ``pay_twice_detector``, ``you must`` in ``places_you_must_visit``, ``do not tell``
-    in ``do_not_tell_spoilers``): a negation, a watching verb or a relative word before
-    it, or a subject word after it (:func:`squashed_order`'s reading); and "do not tell"
-    telling no person.
+    in ``do_not_tell_spoilers``), read as :func:`squashed_order` reads its own
+    (:func:`_named_as_subject`).
 
     :param name: a tool's name.
     :param phrase: lowercase words a prose check found in the name's words.
@@ -440,12 +506,7 @@ def phrase_named_as_subject(name: str, phrase: str) -> bool:
     )
     if not places:
         return False
-    telling = re.fullmatch(r"(?:do not|dont|don t|never) tell", phrase) is not None
-    return all(
-        _named_as_subject(read, start, end)
-        or (telling and not _TOLD_PERSON.match(read.after(end)))
-        for start, end in places
-    )
+    return all(_named_as_subject(read, phrase, start, end) for start, end in places)
 
 
 def _asked_secret(name: _Name, start: int, end: int, ordinary: bool) -> bool:
