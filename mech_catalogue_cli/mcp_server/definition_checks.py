@@ -33,6 +33,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.names import MCP_RESERVED_NAMES, is_reserved
+from mech_catalogue_core.manifest.json_equality import JsonEqualityValidator
 from mech_catalogue_core.model.assistant_duties import duties_to_model
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
@@ -436,7 +437,7 @@ def argument_errors(
     try:
         Draft202012Validator.check_schema(dict(schema))
         # an empty registry: a remote $ref is never fetched (jsonschema's default would)
-        validator = Draft202012Validator(dict(schema), registry=Registry())
+        validator = JsonEqualityValidator(dict(schema), registry=Registry())
     except SchemaError as exc:  # the exporter checks schemas; say so if one slips
         return [f"the tool's input schema is invalid: {for_model(exc.message)}"]
     try:

@@ -34,8 +34,11 @@ JavaScript's object model or on a number's text is not shared: Ajv tests a prope
 ``data[name] !== undefined`` (so a name of :data:`INHERITED_NAMES` is present in every
 object) and a multiple as ``q !== parseInt(q)`` (``parseInt`` reads ``1e+21`` as 1), so
 such names are left out of ``properties`` and ``required``, and ``multipleOf`` is not
-listed (adv29zr2). The server still checks an
-answer against the mech's whole schema (``ServedTool.answer_schema``): what it returns
+listed (adv29zr2). ``uniqueItems`` is not listed either: jsonschema sorts the items and
+compares neighbours, Ajv compares every pair, so ``[[1], [true], [1]]`` passed one and
+not the other (adv29zu2 P2). The server still checks an
+answer against the mech's whole schema (``ServedTool.answer_schema``, with JSON
+Schema's equality: :mod:`mech_catalogue_core.manifest.json_equality`): what it returns
 structured passed that check, so it matches the laxer listed schema under every client.
 Nothing here is a regular expression, compiled or run.
 """
@@ -65,7 +68,6 @@ PORTABLE_VALUES = frozenset(
         "maxLength",
         "minItems",
         "maxItems",
-        "uniqueItems",
         "minProperties",
         "maxProperties",
         "description",
@@ -418,7 +420,6 @@ _VALUE_RULES: Dict[str, Callable[[Any], bool]] = {
     "required": _is_names,
     "enum": lambda value: isinstance(value, list) and bool(value),
     "const": lambda value: True,
-    "uniqueItems": lambda value: isinstance(value, bool),
     "description": lambda value: isinstance(value, str),
     "title": lambda value: isinstance(value, str),
     **{key: _is_bound for key in ("minimum", "maximum")},

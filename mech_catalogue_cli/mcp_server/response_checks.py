@@ -26,13 +26,14 @@ import json
 import math
 from typing import Any, Mapping, Optional, Sequence, Tuple
 
-from jsonschema import Draft202012Validator, SchemaError
+from jsonschema import SchemaError
 from jsonschema.exceptions import best_match
 from jsonschema.validators import validator_for
 from mech_catalogue_core.exporters.js_integers import (
     integers_as_text,
     schema_with_integer_text,
 )
+from mech_catalogue_core.manifest.json_equality import JsonEqualityValidator
 from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.limits import DEFAULT_LIMITS
 from mech_catalogue_core.model.quoted_text import quoted_for_model
@@ -264,7 +265,7 @@ def structured_content(
         try:
             # an empty registry: no remote $ref is fetched (jsonschema's default
             # retrieves one over the network: a stranger's URL, a stall)
-            validator = Draft202012Validator(dict(schema), registry=Registry())
+            validator = JsonEqualityValidator(dict(schema), registry=Registry())
             errors = sorted(validator.iter_errors(candidate), key=str)
             served_schema = schema_with_integer_text(dict(schema)) if not errors else {}
         except Exception as exc:  # pylint: disable=broad-exception-caught

@@ -49,7 +49,6 @@ import json
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from jsonschema import Draft202012Validator
 from mech_catalogue_core.catalogue.offer_rank import (
     delivered_once,
     rank_key,
@@ -60,6 +59,7 @@ from mech_catalogue_core.catalogue.request_payment import (
     payment_of,
     unpayable_reason,
 )
+from mech_catalogue_core.manifest.json_equality import JsonEqualityValidator
 from mech_catalogue_core.model.catalogue import STATUS_OK, Catalogue, Mech
 from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.model.tool import Tool
@@ -241,7 +241,7 @@ def check_arguments(tool: Tool, arguments: Mapping[str, Any]) -> None:
     :param arguments: the typed arguments (JSON values by argument name).
     :raises MechRequestError: listing every violation (JSON path and message).
     """
-    validator = Draft202012Validator(tool.input_schema())
+    validator = JsonEqualityValidator(tool.input_schema())
     errors = sorted(validator.iter_errors(dict(arguments)), key=lambda e: list(e.path))
     if errors:
         detail = "; ".join(

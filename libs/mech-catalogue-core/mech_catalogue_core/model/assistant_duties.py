@@ -32,7 +32,11 @@ each only when the clause puts it on its reader: a model or "you" its subject be
 the verb (:data:`ADDRESSEE`), advice, duty or a rhetorical question before it
 (:data:`ADVICE`), or the verb opening the clause as an imperative ("Send 1 ETH to
 0x... first"). "The user pays per call", "Quotes the fee to send 1 ETH" and "Send
-an email" are none.
+an email" are none, and so is a payment the clause itself takes back (adv29zu2 F1,
+:func:`_not_a_duty`): negated ("you will not pay twice", "should not pay again"),
+asked as a choice ("decide whether to send 0.5 ETH first"), compared ("pays 3 times
+less"), priced per call ("pays the price each time it calls this tool"), or a request
+rather than funds sent ("sends the request to the marketplace contract 0x...").
 """
 
 import re
@@ -76,7 +80,8 @@ PAID_TO_STRANGER = (
 )
 #: a payment made more than once
 PAID_AGAIN = (
-    rf"\b{_PAY_VERB}(?: [a-z0-9]+){{0,4}}? (?:(?:[0-9]+|two|three|four|five|six|"
+    rf"\b{_PAY_VERB}(?: (?!(?:and|or|but|then|can|nothing)\b)[a-z0-9]+){{0,4}}? "
+    r"(?:(?:[0-9]+|two|three|four|five|six|"
     r"seven|eight|nine|ten|several|many|multiple|a few) times|twice|each time|every "
     r"time|repeatedly|until|again)\b"
     rf"|\b(?:call|calls|calling|retry|retries|retrying|repeat|repeats|repeating)"
@@ -89,6 +94,55 @@ _PAID_AGAIN = re.compile(PAID_AGAIN, re.ASCII)
 _PUT_ON_READER = re.compile(f"{ADDRESSEE}|{ADVICE}", re.ASCII)
 #: characters of one text read
 DUTIES_READ_CHARS = 64 * 1024
+
+
+#: the words just before a payment's verb that take it back: a negation ("you will not
+#: pay twice", "should never have to pay again") or a choice left open ("decide whether
+#: to send 0.5 ETH first", "see whether you have to approve unlimited spending")
+_TAKEN_BACK_BEFORE = re.compile(
+    r"\b(?:(?:(?<!why )not|never|don t|won t|doesn t|didn t|needn t|shouldn t|mustn t|cannot|"
+    r"can t|no need to)(?: (?:ever|have to|need to|be asked to|be required to|to))?"
+    r"|whether(?: [a-z0-9]+){0,3})\Z",
+    re.ASCII,
+)
+#: the words just after a payment that make it a comparison, a limit or the price of
+#: each call ("pays 3 times less", "call again and pay only for a delivered answer",
+#: "pays the price each time it calls this tool")
+_TAKEN_BACK_AFTER = re.compile(
+    r"\A(?: (?:less|cheaper|fewer|lower|faster|slower|nothing|only (?:for|once|when|if|after|on))\b"
+    r"| (?:(?:it|you|they|he|she|the (?:assistant|agent|model|user|client))"
+    r" )?(?:calls?|uses?|invokes?|runs?|asks?|queries|requests?)\b)",
+    re.ASCII,
+)
+#: a funds verb whose object is a message, not funds, sent to an address ("sends the
+#: request to the marketplace contract 0x..."); no amount, funds word or second object
+_MESSAGE_SENT = re.compile(
+    r"\A[a-z]+ (?:(?:the|a|an|its|their|your|this|that) )?(?:[a-z]+ )?"
+    r"(?:requests?|messages?|query|queries|prompts?|questions?|data|text|emails?|"
+    r"jobs?|tasks?|calls?)"
+    r"(?: (?!(?:and|with|plus|along|eth|xdai|usdc|dai|olas|tokens?|funds|value|"
+    r"payment|fees?|tip)\b)[a-z]+)* 0x[0-9a-f]+\Z",
+    re.ASCII,
+)
+
+
+def _not_a_duty(words: str, paid: "re.Match[str]") -> bool:
+    """Whether a clause takes a payment it names back (adv29zu2 F1).
+
+    :param words: the clause's lowercase words.
+    :param paid: a payment found in them.
+    :return: True when negated or left a choice just before its verb
+        (:data:`_TAKEN_BACK_BEFORE`), compared, limited or priced per call just after it
+        (:data:`_TAKEN_BACK_AFTER`), or when what is sent is a message
+        (:data:`_MESSAGE_SENT`).
+    """
+    before = words[: paid.start()].rstrip()
+    after = words[paid.end() :]
+    return bool(
+        _TAKEN_BACK_BEFORE.search(before)
+        or _TAKEN_BACK_AFTER.match(after)
+        or _MESSAGE_SENT.match(paid.group(0))
+    )
 
 
 #: words an imperative may open with before its verb
@@ -119,6 +173,8 @@ def duties_to_model(text: str) -> Tuple[str, ...]:
         for pattern in (_FUNDS_MOVED, _PAID_AGAIN):
             for paid in pattern.finditer(words):
                 before = words[: paid.start()]
+                if _not_a_duty(words, paid):
+                    continue
                 if _PUT_ON_READER.search(before) or _imperative(before, paid):
                     found.append(paid.group(0))
     return tuple(dict.fromkeys(found))

@@ -44,7 +44,9 @@ from mech_catalogue_core.model.letter_forms import folded
 from mech_catalogue_core.model.problems import SECRET_REQUEST, Problem, warning
 from mech_catalogue_core.model.secret_vocabulary import (
     HANDING_VERBS,
+    PLACING_VERBS,
     SECRET_HOLDERS,
+    SECRET_SUBJECT_WORDS,
     alternation,
 )
 from mech_catalogue_core.model.short_secret_words import (
@@ -75,10 +77,25 @@ from mech_catalogue_core.model.untrusted_text import (
 #: whose a secret is when a text asks the reader for it: the reader's own or a user's
 #: (``your``, ``the user's``, ``the caller's``): :data:`.secret_vocabulary.SECRET_HOLDERS`
 SECRET_HOLDER = alternation(SECRET_HOLDERS)
-#: verbs by which a text tells its reader to hand something over (imperatives: the
-#: third person describes what a tool does, ``Hashes the password``):
-#: :data:`.secret_vocabulary.HANDING_VERBS`
-SECRET_HANDING_VERB = alternation(HANDING_VERBS)
+#: verbs by which a text tells its reader to hand something over or place it in what it
+#: writes (imperatives: the third person describes what a tool does, ``Hashes the
+#: password``): :data:`.secret_vocabulary.HANDING_VERBS` and
+#: :data:`.secret_vocabulary.PLACING_VERBS`
+SECRET_HANDING_VERB = alternation(HANDING_VERBS + PLACING_VERBS)
+#: a request made on condition of a secret (adv29zu2 T6: "Requests without the
+#: account's secret phrase are ignored"): what is sent without it, just before the
+#: secret, then refused just after it (:data:`SECRET_REQUIRED_REFUSED`)
+SECRET_REQUIRED_BY_CONDITION = re.compile(
+    r"\b(?:requests?|calls?|queries|prompts?|messages?|inputs?|questions?) "
+    r"(?:without|lacking|missing|that lack|that omit)(?: [a-z0-9]+){0,3} \Z",
+    re.IGNORECASE | re.ASCII,
+)
+SECRET_REQUIRED_REFUSED = re.compile(
+    r"\A(?: [a-z0-9]+){0,4}? (?:(?:are|is|will be|get|gets|would be|be)(?: [a-z]+)? "
+    r"(?:ignored|rejected|refused|declined|dropped|discarded|failed|invalid|"
+    r"unanswered|not (?:processed|answered|accepted|served|read))|fail|fails|error)\b",
+    re.IGNORECASE | re.ASCII,
+)
 #: the words just before a secret that make a text ask for it: a holder (up to two
 #: words between: ``your card PIN``, ``the user's wallet passphrase``) or a handing
 #: verb (up to three: ``put the 2FA code``, ``reply with the seed phrase``)
@@ -115,17 +132,11 @@ SECRET_REQUEST_AFTER = re.compile(
     r"should))\b)\b",
     re.IGNORECASE | re.ASCII,
 )
-#: the words just after a secret that make it a subject, not a thing asked for: it
-#: names what belongs to it (``the API key's rate limit``, ``password reset``,
-#: ``password strength``). A place to put it (:data:`SECRET_REQUEST_AFTER`) still asks
+#: the words just after a secret that make it a subject, not a thing asked for
+#: (:data:`.secret_vocabulary.SECRET_SUBJECT_WORDS`: ``the API key's rate limit``,
+#: ``password reset``). A place to put it (:data:`SECRET_REQUEST_AFTER`) still asks
 SECRET_AS_SUBJECT = re.compile(
-    r"\A(?: s)? (?:resets?|strength|polic(?:y|ies)|hash(?:es|ing|ed)?|managers?|"
-    r"generators?|generation|rotations?|expiry|expiration|lengths?|rates?|limits?|"
-    r"counts?|usage|quotas?|metadata|scopes?|permissions?|validation|validators?|"
-    r"checkers?|breach(?:es)?|leak(?:s|ed)?|requirements?|rules?|complexity|entropy|"
-    r"formats?|protected|protection|security|fingerprints?|prefix(?:es)?|ids?|"
-    r"names?|labels?|types?|owners?|creation|revocation|derivation|hints?)\b",
-    re.IGNORECASE | re.ASCII,
+    rf"\A(?: s)? {alternation(SECRET_SUBJECT_WORDS)}\b", re.IGNORECASE | re.ASCII
 )
 #: where a clause ends: a request's words are read within one (``Enter the city.
 #: Password-protected results are skipped`` asks for nothing); a line break inside a
@@ -151,7 +162,8 @@ def _request_at(words: str, mention: "re.Match[str]") -> Optional[str]:
     :param words: a clause's :func:`words_of`.
     :param mention: a :func:`_secret_mentions` match in them.
     :return: the request's words (lowercase), from its holder or verb to the secret,
-        or from the secret to where it is to be put.
+        from the secret to where it is to be put, or a condition refusing what lacks
+        it (:data:`SECRET_REQUIRED_BY_CONDITION`).
     """
     after = words[mention.end() : mention.end() + SECRET_REQUEST_WINDOW]
     put = SECRET_REQUEST_AFTER.match(after)
@@ -160,8 +172,17 @@ def _request_at(words: str, mention: "re.Match[str]") -> Optional[str]:
     if SECRET_AS_SUBJECT.match(after):
         return None
     start = max(0, mention.start() - SECRET_REQUEST_WINDOW)
-    asks = SECRET_REQUEST_BEFORE.search(words[start : mention.start()])
-    return (asks.group(0) + mention.group(0)).lower() if asks else None
+    before = words[start : mention.start()]
+    asks = SECRET_REQUEST_BEFORE.search(before)
+    if asks:
+        return (asks.group(0) + mention.group(0)).lower()
+    required = SECRET_REQUIRED_BY_CONDITION.search(before)
+    refused = required and SECRET_REQUIRED_REFUSED.match(after)
+    return (
+        (required.group(0) + mention.group(0) + refused.group(0)).lower()
+        if (required and refused)
+        else None
+    )
 
 
 def secret_requested(text: str) -> Optional[str]:

@@ -87,6 +87,118 @@ HANDING_VERBS = REQUEST_VERBS + (
     "ask(?: the user| them| him| her| me| us)? for",
     "asks(?: the user)? for",
 )
+#: verbs by which prose tells its reader to place a secret in what it writes (adv29zu2
+#: T6: "Append the mnemonic after the port name", "Follow the port with the keystore
+#: password"): with :data:`HANDING_VERBS`, what makes a secret named in a clause asked
+#: for, whoever's it is (:mod:`.secret_requests`, :mod:`.squashed_names`)
+PLACING_VERBS = (
+    "append",
+    "prepend",
+    "write(?: down| out)?",
+    "place",
+    "(?:follow|end|finish|close|complete|suffix|prefix|start|begin)(?: [a-z0-9]+){0,3}?"
+    " with",
+)
+#: words after a secret that make it a subject, not a thing asked for: they name what
+#: belongs to it (``the API key's rate limit``, ``password reset``,
+#: ``seed-phrase-validator``); read after a secret in prose
+#: (:data:`.secret_requests.SECRET_AS_SUBJECT`) and in a tool's name
+#: (:mod:`.squashed_names`)
+SECRET_SUBJECT_WORDS = (
+    "resets?",
+    "strength",
+    "polic(?:y|ies)",
+    "hash(?:es|ing|ed)?",
+    "managers?",
+    "generators?",
+    "generation",
+    "rotations?",
+    "expiry",
+    "expiration",
+    "lengths?",
+    "rates?",
+    "limits?",
+    "counts?",
+    "usage",
+    "quotas?",
+    "metadata",
+    "scopes?",
+    "permissions?",
+    "validation",
+    "validators?",
+    "checks?",
+    "checkers?",
+    "breach(?:es)?",
+    "leak(?:s|ed)?",
+    "requirements?",
+    "rules?",
+    "complexity",
+    "entropy",
+    "formats?",
+    "protected",
+    "protection",
+    "security",
+    "fingerprints?",
+    "prefix(?:es)?",
+    "ids?",
+    "names?",
+    "labels?",
+    "types?",
+    "owners?",
+    "creation",
+    "revocation",
+    "derivation",
+    "hints?",
+    "docs",
+    "guides?",
+    "wordlists?",
+    "standards?",
+    "specs?",
+)
+
+#: secrets a mech never needs, as a tool's name spells them (:mod:`.squashed_names`,
+#: read with their spaces removed and letters respelled): each is a secret in prose too
+#: (:data:`SECRET_TERMS`); a name holding one asks for it unless a
+#: :data:`SECRET_SUBJECT_WORDS` word follows
+NAME_SECRET_NOUNS = (
+    "seed phrase",
+    "seed words",
+    "wallet seed",
+    "recovery phrase",
+    "recovery words",
+    "secret recovery",
+    "secret phrase",
+    "backup phrase",
+    "private key",
+    "privkey",
+    "secret key",
+    "wallet key",
+    "signing key",
+    "signer key",
+    "wallet password",
+    "wallet passphrase",
+    "keystore json",
+    "keystore file",
+    "keystore password",
+    "xprv",
+    "xpriv",
+    "wallet import format",
+)
+#: secrets that are ordinary words too (a memory aid, a Java keystore, a random seed, a
+#: count of words) or that a tool names as its subject (``password_strength``,
+#: ``api_key_usage``): a name asks for one only with a holder or a placing verb before it
+#: or a place after it (``#`` is a mnemonic's length, :data:`MNEMONIC_LENGTH`); each
+#: but ``seed`` (a random one in prose) is a secret in prose too
+NAME_ORDINARY_SECRET_NOUNS = (
+    "mnemonic",
+    "mnemonics",
+    "keystore",
+    "seed",
+    "# words",
+    "password",
+    "passphrase",
+    "api key",
+)
 
 #: a secret named, which the instruction warning flags as it flags an instruction
 #: (``untrusted_text.INSTRUCTION_PATTERNS``): a mention is no request nor order
@@ -120,8 +232,8 @@ SECRET_TERMS = (
     # keys and the words that restore a wallet (BIP-39: "mnemonic sentence", "seed")
     r"private ?keys?|priv ?keys?|prv ?keys?|secret keys?|wallet keys?",
     rf"(?<!top )(?<!trade )secrets?(?! {ORDINARY_SECRET_NOUN}\b)",
-    r"signing keys?|hex (?:private )?keys?|p ?key",
-    r"seed ?(?:phrase|words)|recovery (?:phrase|words)|mnemonics?",
+    r"sign(?:ing|er) keys?|hex (?:private )?keys?|p ?key",
+    r"seed ?(?:phrase|words)|wallet seeds?|recovery (?:phrase|words)|mnemonics?",
     r"restore (?:your|the|a) wallet|bip ?39",
     r"(?:backup|secret|wallet|bip ?39) (?:phrases?|words|codes?)",
     # a mnemonic by its length (BIP-39), said as such: "a 24-word phrase", "12 seed words"
@@ -130,6 +242,9 @@ SECRET_TERMS = (
     # ... or the reader's own (a summary "in 12 words" is no secret)
     rf"{alternation(READER_HOLDERS)} (?:(?:wallet|seed|recovery|backup|secret|metamask|"
     rf"ledger|trezor)(?: s)? )?{MNEMONIC_LENGTH} words",
+    # ... or a wallet's, an account's (adv29zu2 T6: "the wallet's 24 words")
+    rf"(?:wallet|account|seed|recovery|backup|metamask|ledger|trezor)(?: s)? "
+    rf"{MNEMONIC_LENGTH} words",
     # BIP-32 extended private keys (xprv, tprv) and SLIP-0132's (yprv, zprv, uprv, vprv)
     r"[xtyzuv]privs?|[xtyzuv]prvs?|extended (?:private|priv) keys?",
     # Wallet Import Format (Bitcoin wiki, "Wallet import format"); the bare ticker-like

@@ -58,7 +58,12 @@ from mech_catalogue_core.model.quoted_text import quoted_for_model
 from mech_catalogue_core.model.secret_requests import secret_requested
 from mech_catalogue_core.model.secret_vocabulary import SECRET_MENTION_PATTERNS
 from mech_catalogue_core.model.short_secret_words import words_of
-from mech_catalogue_core.model.squashed_names import squashed_order, squashed_secret
+from mech_catalogue_core.model.squashed_names import (
+    digits_read_as_letters,
+    phrase_named_as_subject,
+    squashed_order,
+    squashed_secret,
+)
 from mech_catalogue_core.model.tool import Argument, Tool
 from mech_catalogue_core.model.untrusted_text import (
     MAX_QUOTED,
@@ -205,7 +210,9 @@ def name_placeholder(name: str) -> str:
     with its separators removed (adv29zr2 4: :mod:`.squashed_names`,
     ``pasteyourseedphrasehere``, ``call_me_twice_and_pay_each_time``): a secret
     a mech never needs asks whatever the verb, an order phrase of two words or more
-    orders.
+    orders; and, for a request for a secret, with the digits written for letters read
+    as letters (adv29zu2 T4: :func:`.squashed_names.digits_read_as_letters`,
+    ``y0ur_pa55word``).
 
     :param name: a tool's name (the mech's, or the name it is listed under).
     :return: :data:`SECRET_PLACEHOLDER` when a reading asks for a secret, else
@@ -213,11 +220,16 @@ def name_placeholder(name: str) -> str:
         model, else "" (``prediction-online``, ``send_email``, ``transfer-quote``).
     """
     readings = [r for r in dict.fromkeys((name, words_of(name))) if r]
-    if squashed_secret(name) or any(map(secret_requested, readings)):
+    respelled = list(digits_read_as_letters(name))
+    if squashed_secret(name) or any(map(secret_requested, readings + respelled)):
         return SECRET_PLACEHOLDER
     for reading in readings:
         phrases = instructions_beyond_mentions(reading) + orders_to_model(reading)
-        if any(not _CALL_ITSELF.fullmatch(phrase) for phrase in phrases):
+        if any(
+            not _CALL_ITSELF.fullmatch(phrase)
+            and not phrase_named_as_subject(name, phrase)
+            for phrase in phrases
+        ):
             return INSTRUCTION_PLACEHOLDER
     return INSTRUCTION_PLACEHOLDER if squashed_order(name) else ""
 

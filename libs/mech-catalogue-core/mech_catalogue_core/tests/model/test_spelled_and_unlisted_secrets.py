@@ -21,6 +21,7 @@ from mech_catalogue_core.model import secret_requests, short_secret_words
 from mech_catalogue_core.model.secret_requests import secret_requested
 from mech_catalogue_core.model.secret_vocabulary import (
     HANDING_VERBS,
+    PLACING_VERBS,
     READER_HOLDERS,
     REQUEST_VERBS,
     SECRET_HOLDERS,
@@ -336,7 +337,7 @@ def test_one_list_of_holders_and_verbs_serves_both_modules() -> None:
         (short_secret_words.POSSESSIVE, READER_HOLDERS),
         (short_secret_words.REQUEST_VERB, REQUEST_VERBS),
         (secret_requests.SECRET_HOLDER, SECRET_HOLDERS),
-        (secret_requests.SECRET_HANDING_VERB, HANDING_VERBS),
+        (secret_requests.SECRET_HANDING_VERB, HANDING_VERBS + PLACING_VERBS),
     ):
         assert pattern == "(?:" + "|".join(words) + ")"
         assert re.fullmatch(pattern, "your" if words[0] == "your" else "enter")
