@@ -85,6 +85,7 @@ from mech_catalogue_core.model.letter_forms import (
     other_script_words_kept,
 )
 from mech_catalogue_core.model.memo import bounded_memo, digest_key
+from mech_catalogue_core.model.payees import payee_spans, payees_withheld
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
@@ -364,6 +365,22 @@ def for_model(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     return capped(inert_markup(marks_cut(strip_invisible(text))), cap)
 
 
+def prose_for_model(text: str, cap: int = MAX_TEXT_CHARS) -> str:
+    """A stranger's prose as a model may read it: :func:`for_model`, payees withheld.
+
+    For a tool's or a mech's description and title, an argument's or a schema's prose
+    (adv29zu2): each address, ENS name or bech32 or base58 address in it is replaced by
+    :data:`.payees.ADDRESS_PLACEHOLDER` (:func:`.payees.payees_withheld`, before the
+    cap, so the cut stays said). Idempotent. Names and values a call sends are never
+    read through this.
+
+    :param text: prose from a manifest.
+    :param cap: characters at most (as :func:`for_model`).
+    :return: the text cleaned, its payees withheld, capped.
+    """
+    return capped(inert_markup(payees_withheld(marks_cut(strip_invisible(text)))), cap)
+
+
 def for_person(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     """A text as a surface that never renders markup shows it to a person: cleaned, capped.
 
@@ -436,7 +453,8 @@ def values_for_model(value: Any) -> Any:
 def schema_for_model(schema: Any) -> Any:
     """A JSON Schema with every prose and value string cleaned and capped.
 
-    Descriptions, titles and comments go through :func:`for_model`; every other string
+    Descriptions, titles and comments go through :func:`prose_for_model` (payees
+    withheld); every other string
     (``format``, ``contentEncoding``, ``contentMediaType``, the strings inside ``enum``,
     ``const``, ``default`` and ``examples``, an unknown keyword's) through
     :func:`value_for_model` (adv29yt: a ``format`` of ``"date"`` and tag characters was
@@ -457,7 +475,7 @@ def schema_for_model(schema: Any) -> Any:
     out: Dict[str, Any] = {}
     for key, value in schema.items():
         if key in _PROSE_KEYWORDS and isinstance(value, str):
-            out[key] = for_model(value, MAX_TEXT_CHARS)
+            out[key] = prose_for_model(value, MAX_TEXT_CHARS)
         elif key in _VALUE_KEYWORDS:
             out[key] = values_for_model(value)
         elif key in _STRUCTURAL_KEYWORDS:
@@ -506,7 +524,7 @@ def _argument_for_model(argument: Argument) -> Argument:
     default = argument.default_json
     return replace(
         argument,
-        description=for_model(argument.description),
+        description=prose_for_model(argument.description),
         schema_json=_cleaned_json(argument.schema_json, schema_for_model),
         default_json=(
             None if default is None else _cleaned_json(default, values_for_model)
@@ -524,8 +542,10 @@ def tool_for_model(tool: Tool) -> Tool:
 
     :param tool: a tool from the catalogue.
     :return: a copy whose descriptions, argument texts and schemas, output schema,
-        examples and unknown fields (``extra``) are cleaned and capped, flagged text
-        withheld (:func:`.withheld_text.withheld_tool`; the description is kept).
+        examples and unknown fields (``extra``) are cleaned and capped, payees withheld
+        from the prose (:func:`prose_for_model`), defaults, examples and unknown
+        fields, flagged text withheld (:func:`.withheld_text.withheld_tool`; the
+        description is kept).
     """
     output = tool.output_schema_json
     examples = (_cleaned_json(e, values_for_model) for e in tool.examples_json)
@@ -534,10 +554,10 @@ def tool_for_model(tool: Tool) -> Tool:
 
     cleaned = replace(
         tool,
-        description=for_model(tool.description),
+        description=prose_for_model(tool.description),
         arguments=tuple(_argument_for_model(a) for a in tool.arguments),
-        input_description=for_model(tool.input_description),
-        output_description=for_model(tool.output_description),
+        input_description=prose_for_model(tool.input_description),
+        output_description=prose_for_model(tool.output_description),
         output_schema_json=(
             None if output is None else _cleaned_json(output, schema_for_model)
         ),
@@ -934,8 +954,10 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
     from mech_catalogue_core.model import secret_requests, withheld_text
 
     name_flagged = bool(withheld_text.name_placeholder(tool.name))
+    payments = _payments_put_on_model(tool, read)
+    phrases.extend(payments)
     if phrases or name_flagged:
-        distinct = list(dict.fromkeys(phrases))
+        distinct = [payees_withheld(p) for p in dict.fromkeys(phrases)]
         problems.append(
             warning(
                 INSTRUCTION_LIKE_TEXT,
@@ -943,6 +965,7 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
                 f"{f' ({_quoted(distinct)})' if distinct else ''}; it is shown as the "
                 "mech's untrusted description. "
                 + (withheld_text.NAME_ORDERS_SAID if name_flagged else "")
+                + (PAYMENT_ORDERS_SAID if payments else "")
                 + "Describe what the tool does, not what the reader must do.",
             )
         )
@@ -969,6 +992,38 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
         )
     request = secret_requests.secret_request_problem(tool)
     return tuple(problems) + ((request,) if request else ())
+
+
+#: what the instruction warning adds of a tool that puts a payment on a model or names
+#: a payee beside words of paying (:func:`_payments_put_on_model`)
+PAYMENT_ORDERS_SAID = (
+    "It puts a payment on a model, or names an address beside words of paying: the "
+    "MCP server does not offer the tool. "
+)
+
+
+def _payments_put_on_model(tool: Tool, read: Dict[str, Any]) -> List[str]:
+    """What of a tool's text the MCP server refuses as a payment put on a model.
+
+    The server's ``duty_refusal`` and ``payee_refusal`` on the text as published
+    (adv29zu2: exports and ``validate --strict`` said nothing of what the listing
+    refuses): the payments each text puts on its reader
+    (:func:`.assistant_duties.duties_to_model`), then, when a text holds a payee
+    (:func:`.payees.payee_spans`) and a text speaks of paying
+    (:func:`.assistant_duties.funds_words`), "a payee named beside words of paying".
+
+    :param tool: a tool as parsed.
+    :param read: the texts :func:`tool_text_problems` read (their keys are read).
+    :return: the phrases, in order; [] when none.
+    """
+    # pylint: disable-next=import-outside-toplevel,cyclic-import
+    from mech_catalogue_core.model.assistant_duties import duties_to_model, funds_words
+
+    texts = [text for text in read if text]
+    found = [duty for text in texts for duty in duties_to_model(text)]
+    if any(payee_spans(text) for text in texts) and any(map(funds_words, texts)):
+        found.append("a payee named beside words of paying")
+    return found
 
 
 def tools_text_problems(tools: Sequence[Tool]) -> Tuple[Problem, ...]:
