@@ -163,30 +163,37 @@ def duties_to_model(text: str) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-#: words that speak of paying: a funds verb in any form, its noun, a currency's amount
+#: words that speak of paying: a funds verb in any form, its noun
 FUNDS_WORDS = (
     r"\b(?:pay|pays|paid|paying|payments?|payees?|payers?|prepays?|prepaid|repay\w*|"
     r"send|sends|sent|sending|tips?|tipped|tipping|approv(?:e|es|ed|ing|als?)|"
     r"transfer(?:s|red|ring)?|wir(?:e|es|ed|ing)|remit\w*|deposit(?:s|ed|ing)?|"
     r"donat(?:e|es|ed|ing|ions?)|tops? up|topped up|topping up|top ups?|"
     r"fund(?:s|ed|ing)?|allowances?|spend(?:s|ing)?|spent|forward(?:s|ed|ing)? "
-    r"(?:[a-z]+ )?(?:funds?|eth|tokens?|money)|bribes?|gratuity|donations?|"
-    r"[0-9]+(?: [0-9]+)? (?:eth|ether|wei|gwei|xdai|usdc|usdt|dai|olas|matic|pol|btc|"
-    r"sol|bnb|celo|usd|dollars?))\b"
+    r"(?:[a-z]+ )?(?:funds?|eth|tokens?|money)|bribes?|gratuity|donations?)\b"
+)
+#: an amount of a currency: what is paid, in a tool's text
+AMOUNT = (
+    r"\b[0-9]+(?: [0-9]+)? (?:eth|ether|wei|gwei|xdai|usdc|usdt|dai|olas|matic|pol|"
+    r"btc|sol|bnb|celo|usd|dollars?)\b"
 )
 _FUNDS_WORDS = re.compile(FUNDS_WORDS, re.ASCII)
+_FUNDS_WORDS_OR_AMOUNT = re.compile(f"{FUNDS_WORDS}|{AMOUNT}", re.ASCII)
 
 
-def funds_words(text: str) -> Tuple[str, ...]:
-    """The words of a text that speak of paying (:data:`FUNDS_WORDS`).
+def funds_words(text: str, amounts: bool = True) -> Tuple[str, ...]:
+    """The words of a text that speak of paying (:data:`FUNDS_WORDS`, :data:`AMOUNT`).
 
     Read as every order check reads (:func:`.untrusted_text.phrase_sources`: rendered,
     look-alike letters folded), and with digits standing for letters read as those
     (:func:`.model_orders.digits_read_as_letters`: ``s3nds``).
 
     :param text: text from a stranger (its first :data:`DUTIES_READ_CHARS` read).
+    :param amounts: whether an amount of a currency counts (a tool's text: yes; an
+        answer's, where "the balance of 0x... is 1.5 ETH" is a fact: no).
     :return: the distinct words found, lowercase, in order; () when none.
     """
+    pattern = _FUNDS_WORDS_OR_AMOUNT if amounts else _FUNDS_WORDS
     if not text:
         return ()
     head = text[:DUTIES_READ_CHARS]
@@ -195,7 +202,7 @@ def funds_words(text: str) -> Tuple[str, ...]:
     found = [
         m.group(0)
         for source in sources
-        for m in _FUNDS_WORDS.finditer(words_of(source, camel_split=False).lower())
+        for m in pattern.finditer(words_of(source, camel_split=False).lower())
     ]
     return tuple(dict.fromkeys(found))
 
@@ -205,17 +212,18 @@ def payment_orders(text: str) -> Tuple[str, ...]:
 
     The payments it puts on its reader (:func:`duties_to_model`), its orders that
     speak of paying (:func:`.model_orders.orders_to_model`), and each clause naming a
-    payee (:mod:`.payees`) beside words of paying (:func:`funds_words`), said as
-    "a payment to an address".
+    payee (:mod:`.payees`) beside words of paying (:func:`funds_words`, an amount
+    alone not: "the balance of 0x... is 1.5 ETH"), said as "a payment to an address".
 
     :param text: text from a stranger (its first :data:`DUTIES_READ_CHARS` read).
     :return: the phrases found, distinct, in order; () when none.
     """
     head = text[:DUTIES_READ_CHARS]
     found = list(duties_to_model(head))
-    found += [order for order in orders_to_model(head) if funds_words(order)]
+    found += [order for order in orders_to_model(head) if funds_words(order, False)]
     if any(
-        payee_spans(clause) and funds_words(clause) for clause in CLAUSE_END.split(head)
+        payee_spans(clause) and funds_words(clause, False)
+        for clause in CLAUSE_END.split(head)
     ):
         found.append("a payment to an address")
     return tuple(dict.fromkeys(found))
