@@ -102,6 +102,8 @@ def payee_spans(text: str) -> Tuple[Tuple[int, int], ...]:
         if not _MAY_HOLD.search(text):
             return ()
         return tuple(m.span() for m in _PAYEE.finditer(text) if _is_payee(m.group(0)))
+    if not _MAY_HOLD.search(folded(INVISIBLE.sub("", text))):  # a fold is quick
+        return ()
     read, origin = _skeleton(text)
     return tuple(
         (origin[m.start()], origin[m.end() - 1] + 1)
