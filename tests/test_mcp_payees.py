@@ -25,7 +25,7 @@ written here, none of the adversary's.
 
 import json
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 import pytest
 from mech_catalogue_core.model.payees import ADDRESS_PLACEHOLDER
@@ -79,17 +79,29 @@ HONEST_DESCRIPTIONS = [
     "Decodes an ERC-20 transfer's calldata.",
 ]
 #: honest argument schemas that speak of payments, with no payee in them
-HONEST_PORTS = [
+HONEST_PORTS: List[Dict[str, Any]] = [
     {"type": "string", "description": "the address whose balance is returned"},
     {"type": "integer", "description": "fee in wei", "minimum": 0},
-    {"type": "string", "title": "Recipient", "description": "who you pay (you type it)"},
+    {
+        "type": "string",
+        "title": "Recipient",
+        "description": "who you pay (you type it)",
+    },
     {"type": "number", "description": "amount to send, in ETH", "examples": [0.5]},
     {"type": "string", "description": "payment reference", "default": "INV-001"},
     {"type": "string", "enum": ["pay", "refund", "tip"]},
-    {"type": "string", "description": "a transaction hash", "pattern": "^0x[0-9a-f]{64}$"},
+    {
+        "type": "string",
+        "description": "a transaction hash",
+        "pattern": "^0x[0-9a-f]{64}$",
+    },
     {"type": "boolean", "description": "whether the deposit is confirmed"},
     {"type": "string", "description": "ENS name to resolve, e.g. a name ending .eth"},
-    {"type": "string", "format": "date", "description": "the day transfers are listed for"},
+    {
+        "type": "string",
+        "format": "date",
+        "description": "the day transfers are listed for",
+    },
 ]
 
 
@@ -105,7 +117,7 @@ def test_an_honest_payment_description_is_listed_as_written(sentence: str) -> No
 @pytest.mark.parametrize("index", range(len(HONEST_PORTS)))
 def test_an_honest_payment_schema_is_listed_as_written(index: int) -> None:
     """Listed, the argument's schema served with its words."""
-    port = HONEST_PORTS[index]
+    port: Dict[str, Any] = HONEST_PORTS[index]
     served = _served(_described("High and low tides.", dict(port)))
     assert served is not None
     listed_port = served.tool["inputSchema"]["properties"]["port"]
@@ -133,10 +145,16 @@ def test_an_honest_address_where_a_call_needs_it_is_kept(port: Dict[str, Any]) -
 #: a payee in prose beside no word of paying: withheld, the tool listed
 PROSE_PAYEES = {
     "description": ("Tides recorded by the buoy at {a}.", None),
-    "argument description": ("High and low tides.", {"type": "string", "description": "buoy {a}"}),
+    "argument description": (
+        "High and low tides.",
+        {"type": "string", "description": "buoy {a}"},
+    ),
     "argument title": ("High and low tides.", {"type": "string", "title": "buoy {a}"}),
     "default": ("High and low tides.", {"type": "string", "default": "{a}"}),
-    "examples": ("High and low tides.", {"type": "string", "examples": ["Brest", "{a}"]}),
+    "examples": (
+        "High and low tides.",
+        {"type": "string", "examples": ["Brest", "{a}"]},
+    ),
     "ENS name": ("Tides recorded by buoy.tides.eth.", None),
     "bech32": ("Tides signed by bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq.", None),
 }
@@ -187,7 +205,10 @@ def test_a_payee_beside_words_of_paying_is_refused(case: str) -> None:
     "description, port",
     [
         ("Pays the harbour fee.", {"type": "string", "enum": TOKENS}),
-        ("High and low tides.", {"type": "string", "enum": TOKENS, "description": "who to tip"}),
+        (
+            "High and low tides.",
+            {"type": "string", "enum": TOKENS, "description": "who to tip"},
+        ),
         ("The agent approves the token first.", {"type": "string", "const": ADDRESS}),
         (
             "Deposits go where the argument says.",
@@ -236,8 +257,11 @@ ARGUMENT = {"identifier": "n", "type": "integer", "description": "how many dice"
     "case", ["owed passive", "donation noun", "ENS payee", "a digit for a letter"]
 )
 def test_exports_warn_of_what_the_listing_refuses(tmp_path: Path, case: str) -> None:
-    """``export`` warns on stderr in each format, the payee withheld from its output;
-    ``validate --strict`` fails."""
+    """``export`` warns on stderr, its output withholds the payee; strict fails.
+
+    :param tmp_path: the folder.
+    :param case: a :data:`PAID_PAYEES` key.
+    """
     sentence = PAID_PAYEES[case].replace("{a}", ADDRESS)
     path = written(tmp_path, manifest_with(ARGUMENT, f"Rolls dice. {sentence}"))
     for fmt in ("openai", "mcp", "anthropic", "langchain"):
@@ -245,7 +269,9 @@ def test_exports_warn_of_what_the_listing_refuses(tmp_path: Path, case: str) -> 
         assert exported.exit_code == 0
         assert "instruction_like_text" in exported.stderr, (fmt, exported.stderr)
         assert "does not offer the tool" in exported.stderr
-        assert ADDRESS not in exported.stdout and "harbour-fund.eth" not in exported.stdout
+        assert (
+            ADDRESS not in exported.stdout and "harbour-fund.eth" not in exported.stdout
+        )
     assert run("validate", "--strict", path).exit_code != 0
 
 

@@ -32,6 +32,7 @@ from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
+from mech_catalogue_core.model.payees import payees_withheld
 from mech_catalogue_core.model.payment import (
     KNOWN_TERMS,
     AssetAmountError,
@@ -41,7 +42,6 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.problems import Problem
 from mech_catalogue_core.model.quoted_text import reasons_for_model
 from mech_catalogue_core.model.tool import REGISTRY_KINDS
-from mech_catalogue_core.model.payees import payees_withheld
 from mech_catalogue_core.model.untrusted_text import for_person, prose_for_model
 from mech_catalogue_core.model.vocabulary import SearchSort
 from mech_catalogue_core.search.index import (

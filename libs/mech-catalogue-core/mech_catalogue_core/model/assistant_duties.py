@@ -85,9 +85,9 @@ _PAY_VERB = "(?:" + _forms("pay") + ")"
 #: what makes a funds verb a payment to the stranger: an address, an unlimited
 #: allowance, or an amount paid first, up front, or as a tip
 PAID_TO_STRANGER = (
-    rf"(?:0x[0-9a-f]{{6,}}|{ADDRESS_PLACEHOLDER_WORDS}|(?:unlimited|infinite|max|maximum|full) (?:spending|"
-    r"allowance|approval|access)|[0-9]+(?: [0-9]+)? [a-z]+ (?:[a-z]+ )?(?:first|"
-    r"up ?front|in advance|beforehand|as a tip|extra))\b"
+    rf"(?:0x[0-9a-f]{{6,}}|{ADDRESS_PLACEHOLDER_WORDS}|(?:unlimited|infinite|max|"
+    r"maximum|full) (?:spending|allowance|approval|access)|[0-9]+(?: [0-9]+)? [a-z]+ "
+    r"(?:[a-z]+ )?(?:first|up ?front|in advance|beforehand|as a tip|extra))\b"
 )
 #: a payment made more than once
 PAID_AGAIN = (
@@ -152,7 +152,10 @@ def duties_to_model(text: str) -> Tuple[str, ...]:
     found: List[str] = []
     for clause in CLAUSE_END.split(text[:DUTIES_READ_CHARS]):
         words = words_of(clause, camel_split=False).lower()
-        payments = [_FUNDS_MOVED.match(words, verb.start()) for verb in _FUNDS_VERB_AT.finditer(words)]
+        payments = [
+            _FUNDS_MOVED.match(words, verb.start())
+            for verb in _FUNDS_VERB_AT.finditer(words)
+        ]
         payments += list(_PAID_AGAIN.finditer(words))
         for paid in payments:
             if paid is None:
@@ -227,3 +230,31 @@ def payment_orders(text: str) -> Tuple[str, ...]:
     ):
         found.append("a payment to an address")
     return tuple(dict.fromkeys(found))
+
+
+#: what the instruction warning adds of a tool that puts a payment on a model or names
+#: a payee beside words of paying (:func:`payments_put_on_model`)
+PAYMENT_ORDERS_SAID = (
+    "It puts a payment on a model, or names an address beside words of paying: the "
+    "MCP server does not offer the tool. "
+)
+
+
+def payments_put_on_model(texts: Tuple[str, ...]) -> Tuple[str, ...]:
+    """What of a tool's texts the MCP server refuses as a payment put on a model.
+
+    The server's ``duty_refusal`` and ``payee_refusal`` on the text as published, for
+    the catalogue's warning (adv29zu2: exports and ``validate --strict`` said nothing
+    of what the listing refuses): the payments each text puts on its reader
+    (:func:`duties_to_model`), then, when a text holds a payee
+    (:func:`.payees.payee_spans`) and a text speaks of paying (:func:`funds_words`),
+    "a payee named beside words of paying".
+
+    :param texts: every text of a tool (``untrusted_text.tool_texts``).
+    :return: the phrases, in order; () when none.
+    """
+    texts = tuple(text for text in texts if text)
+    found = [duty for text in texts for duty in duties_to_model(text)]
+    if any(map(payee_spans, texts)) and any(map(funds_words, texts)):
+        found.append("a payee named beside words of paying")
+    return tuple(found)

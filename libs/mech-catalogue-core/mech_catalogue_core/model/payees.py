@@ -38,7 +38,7 @@ keeps its payee: the MCP server refuses such a tool when its text speaks of payi
 """
 
 import re
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from mech_catalogue_core.model.hidden_characters import INVISIBLE
 from mech_catalogue_core.model.letter_forms import folded
@@ -156,3 +156,22 @@ def holds_payee(text: str) -> bool:
     :return: True when it does.
     """
     return ADDRESS_PLACEHOLDER in text or bool(payee_spans(text))
+
+
+def prose_for_model(text: str, cap: Optional[int] = None) -> str:
+    """A stranger's prose as a model may read it: its payees withheld, then cleaned.
+
+    For a tool's or a mech's description and title, an argument's or a schema's prose:
+    :func:`payees_withheld` (before the cap, so the cut stays said), then
+    :func:`.untrusted_text.for_model`. Idempotent. Names and values a call sends are
+    never read through this.
+
+    :param text: prose from a manifest.
+    :param cap: characters at most (None: ``untrusted_text.MAX_TEXT_CHARS``).
+    :return: the text, its payees withheld, cleaned and capped.
+    """
+    # pylint: disable-next=import-outside-toplevel,cyclic-import
+    from mech_catalogue_core.model.untrusted_text import for_model
+
+    withheld = payees_withheld(text)
+    return for_model(withheld) if cap is None else for_model(withheld, cap)

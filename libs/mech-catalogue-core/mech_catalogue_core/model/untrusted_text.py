@@ -11,6 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
+# pylint: disable=too-many-lines  # the one place every rule on a stranger's text lives
 
 r"""Text from a manifest is untrusted data: what a model may read of it, and what is flagged.
 
@@ -85,7 +86,7 @@ from mech_catalogue_core.model.letter_forms import (
     other_script_words_kept,
 )
 from mech_catalogue_core.model.memo import bounded_memo, digest_key
-from mech_catalogue_core.model.payees import payee_spans, payees_withheld
+from mech_catalogue_core.model.payees import payees_withheld, prose_for_model
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
@@ -365,22 +366,6 @@ def for_model(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     return capped(inert_markup(marks_cut(strip_invisible(text))), cap)
 
 
-def prose_for_model(text: str, cap: int = MAX_TEXT_CHARS) -> str:
-    """A stranger's prose as a model may read it: :func:`for_model`, payees withheld.
-
-    For a tool's or a mech's description and title, an argument's or a schema's prose
-    (adv29zu2): each address, ENS name or bech32 or base58 address in it is replaced by
-    :data:`.payees.ADDRESS_PLACEHOLDER` (:func:`.payees.payees_withheld`, before the
-    cap, so the cut stays said). Idempotent. Names and values a call sends are never
-    read through this.
-
-    :param text: prose from a manifest.
-    :param cap: characters at most (as :func:`for_model`).
-    :return: the text cleaned, its payees withheld, capped.
-    """
-    return capped(inert_markup(payees_withheld(marks_cut(strip_invisible(text)))), cap)
-
-
 def for_person(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     """A text as a surface that never renders markup shows it to a person: cleaned, capped.
 
@@ -453,9 +438,8 @@ def values_for_model(value: Any) -> Any:
 def schema_for_model(schema: Any) -> Any:
     """A JSON Schema with every prose and value string cleaned and capped.
 
-    Descriptions, titles and comments go through :func:`prose_for_model` (payees
-    withheld); every other string
-    (``format``, ``contentEncoding``, ``contentMediaType``, the strings inside ``enum``,
+    Descriptions, titles and comments go through :func:`.payees.prose_for_model`; every
+    other string (``format``, ``contentEncoding``, ``contentMediaType``, in ``enum``,
     ``const``, ``default`` and ``examples``, an unknown keyword's) through
     :func:`value_for_model` (adv29yt: a ``format`` of ``"date"`` and tag characters was
     served raw). Kept as they are: keys (property names, keywords), and the
@@ -543,9 +527,7 @@ def tool_for_model(tool: Tool) -> Tool:
     :param tool: a tool from the catalogue.
     :return: a copy whose descriptions, argument texts and schemas, output schema,
         examples and unknown fields (``extra``) are cleaned and capped, payees withheld
-        from the prose (:func:`prose_for_model`), defaults, examples and unknown
-        fields, flagged text withheld (:func:`.withheld_text.withheld_tool`; the
-        description is kept).
+        (:mod:`.payees`), flagged text withheld (:func:`.withheld_text.withheld_tool`).
     """
     output = tool.output_schema_json
     examples = (_cleaned_json(e, values_for_model) for e in tool.examples_json)
@@ -953,10 +935,13 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
     # pylint: disable-next=import-outside-toplevel,cyclic-import
     from mech_catalogue_core.model import secret_requests, withheld_text
 
-    name_flagged = bool(withheld_text.name_placeholder(tool.name))
-    payments = _payments_put_on_model(tool, read)
-    phrases.extend(payments)
-    if phrases or name_flagged:
+    # what the name and the payments add: the MCP server does not offer the tool
+    refused_said = (
+        withheld_text.NAME_ORDERS_SAID
+        if withheld_text.name_placeholder(tool.name)
+        else ""
+    ) + _payments_said(tuple(read), phrases)
+    if phrases or refused_said:
         distinct = [payees_withheld(p) for p in dict.fromkeys(phrases)]
         problems.append(
             warning(
@@ -964,8 +949,7 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
                 f"tool {name}: its text reads like instructions to a model"
                 f"{f' ({_quoted(distinct)})' if distinct else ''}; it is shown as the "
                 "mech's untrusted description. "
-                + (withheld_text.NAME_ORDERS_SAID if name_flagged else "")
-                + (PAYMENT_ORDERS_SAID if payments else "")
+                + refused_said
                 + "Describe what the tool does, not what the reader must do.",
             )
         )
@@ -994,36 +978,19 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
     return tuple(problems) + ((request,) if request else ())
 
 
-#: what the instruction warning adds of a tool that puts a payment on a model or names
-#: a payee beside words of paying (:func:`_payments_put_on_model`)
-PAYMENT_ORDERS_SAID = (
-    "It puts a payment on a model, or names an address beside words of paying: the "
-    "MCP server does not offer the tool. "
-)
+def _payments_said(texts: Tuple[str, ...], phrases: List[str]) -> str:
+    """Add what the MCP server refuses as a payment put on a model to ``phrases``.
 
-
-def _payments_put_on_model(tool: Tool, read: Dict[str, Any]) -> List[str]:
-    """What of a tool's text the MCP server refuses as a payment put on a model.
-
-    The server's ``duty_refusal`` and ``payee_refusal`` on the text as published
-    (adv29zu2: exports and ``validate --strict`` said nothing of what the listing
-    refuses): the payments each text puts on its reader
-    (:func:`.assistant_duties.duties_to_model`), then, when a text holds a payee
-    (:func:`.payees.payee_spans`) and a text speaks of paying
-    (:func:`.assistant_duties.funds_words`), "a payee named beside words of paying".
-
-    :param tool: a tool as parsed.
-    :param read: the texts :func:`tool_text_problems` read (their keys are read).
-    :return: the phrases, in order; [] when none.
+    :param texts: a tool's texts (:func:`.assistant_duties.payments_put_on_model`).
+    :param phrases: the instruction phrases found (extended in place).
+    :return: :data:`.assistant_duties.PAYMENT_ORDERS_SAID` when any, else "".
     """
     # pylint: disable-next=import-outside-toplevel,cyclic-import
-    from mech_catalogue_core.model.assistant_duties import duties_to_model, funds_words
+    from mech_catalogue_core.model import assistant_duties
 
-    texts = [text for text in read if text]
-    found = [duty for text in texts for duty in duties_to_model(text)]
-    if any(payee_spans(text) for text in texts) and any(map(funds_words, texts)):
-        found.append("a payee named beside words of paying")
-    return found
+    found = assistant_duties.payments_put_on_model(texts)
+    phrases.extend(found)
+    return assistant_duties.PAYMENT_ORDERS_SAID if found else ""
 
 
 def tools_text_problems(tools: Sequence[Tool]) -> Tuple[Problem, ...]:

@@ -26,6 +26,7 @@ import time
 
 import pytest
 from mech_catalogue_core.model.assistant_duties import (
+    PAYMENT_ORDERS_SAID,
     duties_to_model,
     funds_words,
     payment_orders,
@@ -40,7 +41,6 @@ from mech_catalogue_core.model.problems import INSTRUCTION_LIKE_TEXT
 from mech_catalogue_core.model.tool import Argument, Tool
 from mech_catalogue_core.model.untrusted_text import (
     MAX_TEXT_CHARS,
-    PAYMENT_ORDERS_SAID,
     prose_for_model,
     tool_for_model,
     tool_text_problems,
@@ -56,8 +56,7 @@ PAYEES = {
     "grouped by spaces": "0x5aAe b605 3F3E 94C9 b9A0 9f33 6694 35E7 Ef1B eAed",
     "grouped by hyphens": "0x5aAe-b605-3F3E-94C9-b9A0-9f33-6694-35E7-Ef1B-eAed",
     "a letter O for the zero": "Ox" + CHECKSUMMED[2:],
-    "a Cyrillic a and e": "0x5\u0430Aeb6053F3E94C9b9A09f33669435\u0415"
-    "7Ef1BeAed",
+    "a Cyrillic a and e": "0x5\u0430Aeb6053F3E94C9b9A09f33669435\u0415" "7Ef1BeAed",
     "full-width digits": "\uff10x\uff15aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
     "a zero-width space inside": "0x5aAeb6053F3E94C9\u200bb9A09f33669435E7Ef1BeAed",
     "a combining mark inside": "0x5aAeb6053F3E94C9b\u0301" + "9A09f33669435E7Ef1BeAed",
@@ -101,14 +100,16 @@ def test_each_payee_is_found_and_withheld(kind: str) -> None:
     payee = PAYEES[kind]
     text = f"Harbour fees go to {payee} each week."
     assert payees_in(text) == (payee,)
-    assert payees_withheld(text) == f"Harbour fees go to {ADDRESS_PLACEHOLDER} each week."
+    assert (
+        payees_withheld(text) == f"Harbour fees go to {ADDRESS_PLACEHOLDER} each week."
+    )
     assert holds_payee(text) and holds_payee(payees_withheld(text))
 
 
 @pytest.mark.parametrize("text", NOT_PAYEES)
 def test_no_payee_is_found_where_none_is(text: str) -> None:
     """Kept as written."""
-    assert payees_in(text) == ()
+    assert not payees_in(text)
     assert payees_withheld(text) == text
 
 
@@ -169,8 +170,8 @@ HONEST_PAYMENT_TEXTS = [
 @pytest.mark.parametrize("text", HONEST_PAYMENT_TEXTS)
 def test_honest_payment_texts_put_no_duty_on_the_model(text: str) -> None:
     """No duty, no order; words of paying are found (they are no refusal alone)."""
-    assert duties_to_model(text) == ()
-    assert payment_orders(text) == ()
+    assert not duties_to_model(text)
+    assert not payment_orders(text)
 
 
 @pytest.mark.parametrize(
@@ -192,7 +193,7 @@ def test_funds_words_read_any_form_and_look_alikes(text: str, found: str) -> Non
 
 def test_an_amount_alone_is_no_payment_order_in_an_answer() -> None:
     """``The balance of 0x... is 1.5 ETH`` is a fact; sent to it is an order."""
-    assert payment_orders(f"The balance of {CHECKSUMMED} is 1.5 ETH.") == ()
+    assert not payment_orders(f"The balance of {CHECKSUMMED} is 1.5 ETH.")
     assert payment_orders(f"Payments go to {CHECKSUMMED}.") == (
         "a payment to an address",
     )
@@ -226,6 +227,7 @@ def test_exports_withhold_prose_payees_and_warn_of_payments() -> None:
 def test_honest_tools_draw_no_payment_warning(description: str, schema: str) -> None:
     """A payee without words of paying, or paying without a payee: no warning."""
     assert not [
-        p for p in tool_text_problems(_tool(description, schema))
+        p
+        for p in tool_text_problems(_tool(description, schema))
         if PAYMENT_ORDERS_SAID in p.message
     ]
