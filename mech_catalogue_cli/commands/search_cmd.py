@@ -32,6 +32,7 @@ from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
+from mech_catalogue_core.model.payees import payees_withheld
 from mech_catalogue_core.model.payment import (
     KNOWN_TERMS,
     AssetAmountError,
@@ -41,7 +42,7 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.problems import Problem
 from mech_catalogue_core.model.quoted_text import reasons_for_model
 from mech_catalogue_core.model.tool import REGISTRY_KINDS
-from mech_catalogue_core.model.untrusted_text import for_model, for_person
+from mech_catalogue_core.model.untrusted_text import for_person, prose_for_model
 from mech_catalogue_core.model.vocabulary import SearchSort
 from mech_catalogue_core.search.index import (
     InvalidCursor,
@@ -160,7 +161,7 @@ def hit_json(
             None if hit.last_delivery_block is None else str(hit.last_delivery_block)
         ),
         "typed": hit.tool.is_typed,
-        "description": for_model(hit.tool.description),
+        "description": prose_for_model(hit.tool.description),
     }
     problems = hit_problems(hit, lookalikes)
     if problems:
@@ -239,7 +240,7 @@ def _page_rows(page: SearchPage) -> List[Tuple[Text, ...]]:
     """
     rows: List[Tuple[Text, ...]] = []
     for hit in page.hits:
-        description = for_person(hit.tool.description)
+        description = for_person(payees_withheld(hit.tool.description))
         if len(description) > TABLE_DESCRIPTION_CHARS:
             description = description[: TABLE_DESCRIPTION_CHARS - 1] + "…"
         rows.append(

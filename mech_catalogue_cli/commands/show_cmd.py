@@ -16,8 +16,8 @@
 
 import click
 from mech_catalogue_core.model.untrusted_text import (
-    for_model,
     label_for_model,
+    prose_for_model,
     tool_for_model,
 )
 from rich.console import Console
@@ -58,7 +58,7 @@ def show(source: str, gateway: str, timeout: float, out: Output) -> None:
         "source": loaded.origin,
         "cid": loaded.cid,
         "name": label_for_model(manifest.name),
-        "description": for_model(manifest.description),
+        "description": prose_for_model(manifest.description),
         "tools": [tool_for_model(t).to_dict() for t in manifest.tools],
         "problems": [p.to_dict() for p in problems],
     }

@@ -52,6 +52,7 @@ from .definition_checks import (
     duty_refusal,
     hidden_text_refusal,
     name_refusal,
+    payee_refusal,
     reserved_refusal,
     secret_refusal,
     secret_request_refusal,
@@ -152,7 +153,8 @@ class CheckedDefinitions:
             :func:`.definition_checks.hidden_text_refusal`,
             :func:`.definition_checks.withheld_refusal`,
             :func:`.definition_checks.name_refusal`,
-            :func:`.definition_checks.duty_refusal` and
+            :func:`.definition_checks.duty_refusal`,
+            :func:`.definition_checks.payee_refusal` and
             :func:`.definition_checks.reserved_refusal` that refuses, or None.
         """
         mech_tool = mech_tool or name
@@ -165,6 +167,7 @@ class CheckedDefinitions:
                 or withheld_refusal(entry)
                 or name_refusal(mech_tool, name)
                 or duty_refusal(entry)
+                or payee_refusal(entry)
                 or reserved_refusal(name)
             )
 

@@ -21,6 +21,7 @@
 - :func:`name_refusal`: a tool whose name orders a model or asks for a secret;
 - :func:`duty_refusal`: a tool whose text puts a payment on a model as advice, a duty
   or a question;
+- :func:`payee_refusal`: a tool holding a stranger's payee whose text speaks of paying;
 - :func:`definition_changes` / :func:`pin_refusal`: what changed since a definition
   was approved (``--pin``);
 - :func:`argument_errors`: a ``tools/call``'s arguments against the tool's MCP
@@ -34,7 +35,8 @@ from jsonschema.exceptions import SchemaError
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.names import MCP_RESERVED_NAMES, is_reserved
 from mech_catalogue_core.manifest.json_equality import JsonEqualityValidator
-from mech_catalogue_core.model.assistant_duties import duties_to_model
+from mech_catalogue_core.model.assistant_duties import duties_to_model, funds_words
+from mech_catalogue_core.model.payees import holds_payee
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
@@ -194,6 +196,57 @@ def duty_refusal(tool: Mapping[str, Any]) -> Optional[str]:
         f"model as advice, a duty or a question ({shown}): a payment to an address, "
         "an allowance, or a call paid again; only the user decides what is paid, so "
         "this tool is not offered"
+    )
+
+
+def _mech_texts(tool: Mapping[str, Any]) -> List[Tuple[str, str]]:
+    """Every string and key of a served Tool but its ``_meta``.
+
+    :param tool: the MCP Tool as served.
+    :return: ``(JSON pointer, text)`` pairs.
+    """
+    own = {key: value for key, value in tool.items() if key != "_meta"}
+    return [
+        (pointer_of(place), text)
+        for place, text in json_texts(own)
+        if text and text not in SCHEMA_WORDS
+    ]
+
+
+def payee_refusal(tool: Mapping[str, Any]) -> Optional[str]:
+    """Why a tool is refused when it names a stranger's payee and speaks of paying (adv29zu2).
+
+    A payee a stranger wrote never reaches a model in a tool's prose: an address, an
+    ENS name, a bech32 or base58 address there is served as
+    :data:`mech_catalogue_core.model.payees.ADDRESS_PLACEHOLDER`. Where a call needs
+    it (an ``enum`` or ``const`` value, a property name, the name) it is kept, and a
+    duty to pay it may be written in any grammar, in any field ("A payment of 1 ETH to
+    0x... is expected", the duty in the description and the address in an argument's
+    ``default``): so a tool holding a payee, kept or withheld, anywhere in its served
+    definition whose text speaks of paying at all
+    (:func:`mech_catalogue_core.model.assistant_duties.funds_words`: a funds verb or
+    noun in any form, an amount of a currency) is not offered. A tool naming addresses
+    and no payment ("Returns the token's symbol", an ``enum`` of token contracts) and
+    one speaking of payments with no payee ("the user pays per call") are served. The
+    sentence repeats neither the address nor the words.
+
+    :param tool: the MCP Tool as served.
+    :return: a sentence starting with the problem code ``instruction_like_text``
+        naming where the payee and the words of paying are, or None.
+    """
+    texts = _mech_texts(tool)
+    payees = [at for at, text in texts if holds_payee(text)]
+    if not payees:
+        return None
+    paying = [at for at, text in texts if funds_words(text)]
+    if not paying:
+        return None
+    shown = ", ".join(quoted_for_model(at) for at in payees[:MAX_QUOTED])
+    said = ", ".join(quoted_for_model(at) for at in paying[:MAX_QUOTED])
+    return (
+        f"refused ({INSTRUCTION_LIKE_TEXT}): the tool names an address a model might "
+        f"pay ({shown}) and its text speaks of paying ({said}); only the user decides "
+        "whom to pay, so this tool is not offered"
     )
 
 

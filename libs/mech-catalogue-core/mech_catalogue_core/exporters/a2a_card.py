@@ -42,8 +42,8 @@ from mech_catalogue_core.model.catalogue import (
 )
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
-    for_model,
     label_for_model,
+    prose_for_model,
     tool_for_model,
 )
 
@@ -135,7 +135,7 @@ def to_agent_card(  # pylint: disable=too-many-arguments
     card: Dict[str, Any] = {
         "name": label_for_model(mech.name)
         or (f"Mech {mech.ref.mech_id}" if known else "Olas mech"),
-        "description": for_model(mech.description)
+        "description": prose_for_model(mech.description)
         or (f"Olas mech {mech.ref.key}." if known else "Olas mech tools."),
         "supportedInterfaces": [
             {

@@ -48,9 +48,9 @@ from mech_catalogue_core.model.catalogue import (
 from mech_catalogue_core.model.quoted_text import quoted_for_model
 from mech_catalogue_core.model.tool import MechRef
 from mech_catalogue_core.model.untrusted_text import (
-    for_model,
     instruction_phrases,
     label_for_model,
+    prose_for_model,
     strip_invisible,
 )
 
@@ -335,7 +335,7 @@ def to_registration(  # pylint: disable=too-many-arguments
         "type": REGISTRATION_TYPE,
         "name": label_for_model(mech.name)
         or (f"Mech {mech.ref.mech_id}" if known else "Olas mech"),
-        "description": for_model(mech.description)
+        "description": prose_for_model(mech.description)
         or (f"Olas mech {mech.ref.key}." if known else "Olas mech tools."),
         "image": chosen,
         "services": service_list,

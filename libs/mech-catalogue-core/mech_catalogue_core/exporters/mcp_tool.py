@@ -61,6 +61,7 @@ from mech_catalogue_core.model.untrusted_text import (
     MAX_TEXT_CHARS,
     for_model,
     label_for_model,
+    prose_for_model,
     schema_for_model,
     tool_for_model,
     tool_text_problems,
@@ -183,7 +184,7 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         "name": exported,
         # the title clients show first is the MCP name, never the mech's sentence (adv29yt)
         "title": exported,
-        "description": for_model(tool.description)
+        "description": prose_for_model(tool.description)
         or f"Mech tool {label_for_model(tool.name)}.",
         "annotations": {"title": exported, "openWorldHint": True},
         "_meta": {META_KEY: meta},
@@ -257,7 +258,7 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
     """
     out = dict(entry)
     if isinstance(out.get("description"), str):
-        out["description"] = for_model(out["description"], MAX_TEXT_CHARS)
+        out["description"] = prose_for_model(out["description"], MAX_TEXT_CHARS)
     title = out.get("name") if isinstance(out.get("name"), str) else out.get("title")
     if isinstance(title, str):
         out["title"] = label_for_model(title)

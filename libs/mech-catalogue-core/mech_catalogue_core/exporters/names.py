@@ -68,8 +68,8 @@ from mech_catalogue_core.exporters.schemas import call_schema
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     MAX_TEXT_CHARS,
-    for_model,
     label_for_model,
+    prose_for_model,
     tool_for_model,
 )
 from mech_catalogue_core.model.withheld_text import withheld_note, withheld_places
@@ -291,5 +291,5 @@ def described(tool: Tool, exported: str, cap: Optional[int] = None) -> str:
     if withheld:
         note += f"\n\n{withheld}"
     room = MAX_TEXT_CHARS if cap is None else cap - len(note)
-    text = for_model(tool.description, room) or f"Mech tool {name}."
+    text = prose_for_model(tool.description, room) or f"Mech tool {name}."
     return text + note

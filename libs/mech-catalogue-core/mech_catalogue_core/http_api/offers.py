@@ -63,7 +63,7 @@ from mech_catalogue_core.model.payment import (
     format_amount,
     plan_payment,
 )
-from mech_catalogue_core.model.untrusted_text import for_model
+from mech_catalogue_core.model.untrusted_text import prose_for_model
 from mech_catalogue_core.model.vocabulary import RegistryKind, SearchSort
 from mech_catalogue_core.search.index import InvalidCursor, SearchHit, SearchIndex
 from mech_catalogue_core.search.query import (
@@ -148,7 +148,7 @@ def offer_view(hit: SearchHit, payment: str) -> Dict[str, Any]:
     return {
         "tool": hit.tool.name,
         "kind": hit.tool.kind,
-        "description": for_model(hit.tool.description, SUMMARY_CHARS),
+        "description": prose_for_model(hit.tool.description, SUMMARY_CHARS),
         "typed": hit.tool.is_typed,
         "mech": hit.mech.ref.key,
         "score": hit.score,

@@ -11,6 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
+# pylint: disable=too-many-lines  # the one place every rule on a stranger's text lives
 
 r"""Text from a manifest is untrusted data: what a model may read of it, and what is flagged.
 
@@ -85,6 +86,7 @@ from mech_catalogue_core.model.letter_forms import (
     other_script_words_kept,
 )
 from mech_catalogue_core.model.memo import bounded_memo, digest_key
+from mech_catalogue_core.model.payees import payees_withheld, prose_for_model
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
@@ -436,8 +438,8 @@ def values_for_model(value: Any) -> Any:
 def schema_for_model(schema: Any) -> Any:
     """A JSON Schema with every prose and value string cleaned and capped.
 
-    Descriptions, titles and comments go through :func:`for_model`; every other string
-    (``format``, ``contentEncoding``, ``contentMediaType``, the strings inside ``enum``,
+    Descriptions, titles and comments go through :func:`.payees.prose_for_model`; every
+    other string (``format``, ``contentEncoding``, ``contentMediaType``, in ``enum``,
     ``const``, ``default`` and ``examples``, an unknown keyword's) through
     :func:`value_for_model` (adv29yt: a ``format`` of ``"date"`` and tag characters was
     served raw). Kept as they are: keys (property names, keywords), and the
@@ -457,7 +459,7 @@ def schema_for_model(schema: Any) -> Any:
     out: Dict[str, Any] = {}
     for key, value in schema.items():
         if key in _PROSE_KEYWORDS and isinstance(value, str):
-            out[key] = for_model(value, MAX_TEXT_CHARS)
+            out[key] = prose_for_model(value, MAX_TEXT_CHARS)
         elif key in _VALUE_KEYWORDS:
             out[key] = values_for_model(value)
         elif key in _STRUCTURAL_KEYWORDS:
@@ -506,7 +508,7 @@ def _argument_for_model(argument: Argument) -> Argument:
     default = argument.default_json
     return replace(
         argument,
-        description=for_model(argument.description),
+        description=prose_for_model(argument.description),
         schema_json=_cleaned_json(argument.schema_json, schema_for_model),
         default_json=(
             None if default is None else _cleaned_json(default, values_for_model)
@@ -524,8 +526,8 @@ def tool_for_model(tool: Tool) -> Tool:
 
     :param tool: a tool from the catalogue.
     :return: a copy whose descriptions, argument texts and schemas, output schema,
-        examples and unknown fields (``extra``) are cleaned and capped, flagged text
-        withheld (:func:`.withheld_text.withheld_tool`; the description is kept).
+        examples and unknown fields (``extra``) are cleaned and capped, payees withheld
+        (:mod:`.payees`), flagged text withheld (:func:`.withheld_text.withheld_tool`).
     """
     output = tool.output_schema_json
     examples = (_cleaned_json(e, values_for_model) for e in tool.examples_json)
@@ -534,10 +536,10 @@ def tool_for_model(tool: Tool) -> Tool:
 
     cleaned = replace(
         tool,
-        description=for_model(tool.description),
+        description=prose_for_model(tool.description),
         arguments=tuple(_argument_for_model(a) for a in tool.arguments),
-        input_description=for_model(tool.input_description),
-        output_description=for_model(tool.output_description),
+        input_description=prose_for_model(tool.input_description),
+        output_description=prose_for_model(tool.output_description),
         output_schema_json=(
             None if output is None else _cleaned_json(output, schema_for_model)
         ),
@@ -933,16 +935,21 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
     # pylint: disable-next=import-outside-toplevel,cyclic-import
     from mech_catalogue_core.model import secret_requests, withheld_text
 
-    name_flagged = bool(withheld_text.name_placeholder(tool.name))
-    if phrases or name_flagged:
-        distinct = list(dict.fromkeys(phrases))
+    # what the name and the payments add: the MCP server does not offer the tool
+    refused_said = (
+        withheld_text.NAME_ORDERS_SAID
+        if withheld_text.name_placeholder(tool.name)
+        else ""
+    ) + _payments_said(tuple(read), phrases)
+    if phrases or refused_said:
+        distinct = [payees_withheld(p) for p in dict.fromkeys(phrases)]
         problems.append(
             warning(
                 INSTRUCTION_LIKE_TEXT,
                 f"tool {name}: its text reads like instructions to a model"
                 f"{f' ({_quoted(distinct)})' if distinct else ''}; it is shown as the "
                 "mech's untrusted description. "
-                + (withheld_text.NAME_ORDERS_SAID if name_flagged else "")
+                + refused_said
                 + "Describe what the tool does, not what the reader must do.",
             )
         )
@@ -969,6 +976,21 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
         )
     request = secret_requests.secret_request_problem(tool)
     return tuple(problems) + ((request,) if request else ())
+
+
+def _payments_said(texts: Tuple[str, ...], phrases: List[str]) -> str:
+    """Add what the MCP server refuses as a payment put on a model to ``phrases``.
+
+    :param texts: a tool's texts (:func:`.assistant_duties.payments_put_on_model`).
+    :param phrases: the instruction phrases found (extended in place).
+    :return: :data:`.assistant_duties.PAYMENT_ORDERS_SAID` when any, else "".
+    """
+    # pylint: disable-next=import-outside-toplevel,cyclic-import
+    from mech_catalogue_core.model import assistant_duties
+
+    found = assistant_duties.payments_put_on_model(texts)
+    phrases.extend(found)
+    return assistant_duties.PAYMENT_ORDERS_SAID if found else ""
 
 
 def tools_text_problems(tools: Sequence[Tool]) -> Tuple[Problem, ...]:

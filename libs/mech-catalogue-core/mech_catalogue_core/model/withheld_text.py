@@ -53,6 +53,7 @@ from mech_catalogue_core.manifest.keywords import (
 from mech_catalogue_core.model.canonical import canonical_text, decode
 from mech_catalogue_core.model.memo import bounded_memo, digest_key
 from mech_catalogue_core.model.model_orders import orders_to_model
+from mech_catalogue_core.model.payees import ADDRESS_PLACEHOLDER, payees_withheld
 from mech_catalogue_core.model.problems import pointer
 from mech_catalogue_core.model.quoted_text import quoted_for_model
 from mech_catalogue_core.model.secret_requests import secret_requested
@@ -237,11 +238,14 @@ def name_placeholder(name: str) -> str:
 def values_withheld(value: Any) -> Any:
     """A JSON value with each flagged string and key replaced by its placeholder.
 
+    A string's payees are withheld too (:func:`.payees.payees_withheld`: a default or
+    an example documents a call, a stranger's address there is prose to a model).
+
     :param value: a JSON value (a default, an example, an unknown keyword's value).
     :return: a new value (``value`` itself when it holds nothing flagged).
     """
     if isinstance(value, str):
-        return placeholder_for(value) or value
+        return placeholder_for(value) or payees_withheld(value)
     if isinstance(value, list):
         return [values_withheld(v) for v in value]
     if isinstance(value, dict):
@@ -386,6 +390,9 @@ def withheld_tool(tool: Tool) -> Tool:
 def withheld_places(schema: Any, prefix: str = "") -> Tuple[Tuple[str, str], ...]:
     """Where a served schema holds one of this module's placeholders (a value or a key).
 
+    A string holding :data:`.payees.ADDRESS_PLACEHOLDER` (a payee withheld from prose
+    kept around it) counts as that placeholder.
+
     :param schema: a JSON value (a schema, or any value a Tool serves).
     :param prefix: a pointer put before each place (``/inputSchema``).
     :return: ``(JSON pointer, placeholder)`` pairs, in document order.
@@ -395,6 +402,8 @@ def withheld_places(schema: Any, prefix: str = "") -> Tuple[Tuple[str, str], ...
     def walk(node: Any, at: Tuple[Any, ...]) -> None:
         if isinstance(node, str) and node in PLACEHOLDERS:
             found.append((prefix + pointer(*at), node))
+        elif isinstance(node, str) and ADDRESS_PLACEHOLDER in node:
+            found.append((prefix + pointer(*at), ADDRESS_PLACEHOLDER))
         elif isinstance(node, dict):
             for key, item in node.items():
                 if key in PLACEHOLDERS:  # a key withheld
@@ -436,6 +445,8 @@ def withheld_note(places: Tuple[Tuple[str, str], ...]) -> str:
         kinds.append("read like instructions to a model")
     if any(text == SECRET_PLACEHOLDER for _, text in places):
         kinds.append("asked for a secret")
+    if any(text == ADDRESS_PLACEHOLDER for _, text in places):
+        kinds.append("named an address")
     shown = ", ".join(quoted_for_model(at, quote='"') for at, _ in places[:MAX_QUOTED])
     more = len(places) - MAX_QUOTED
     return (
