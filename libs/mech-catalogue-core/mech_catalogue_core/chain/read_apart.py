@@ -63,11 +63,25 @@ WAITING = "waiting"
 #: mechs read alone (one ``eth_call`` each) in one read at most
 MAX_READ_ALONE = 64
 #: reads a mech whose own getters failed is read among the failing mechs, then alone
+#: (its first time told failing; each time after, twice as many: :func:`failing_reads`)
 FAILING_READS = 16
+#: times the failing span doubles at most (the longest: ``FAILING_READS * 2 ** 4``)
+MAX_DOUBLINGS = 4
 #: the fields read by calling the mech's own code (the others ask the marketplace or Karma)
 OWN_FIELDS = frozenset(
     "service_id max_delivery_rate payment_type requests deliveries operator".split()
 )
+
+
+def failing_reads(strikes: int) -> int:
+    """Return the reads a mech told failing ``strikes`` times stays among the failing.
+
+    :param strikes: times it was told failing since its getters last answered in the
+        pool (>= 1).
+    :return: :data:`FAILING_READS` doubled per strike past the first, at most
+        :data:`MAX_DOUBLINGS` times.
+    """
+    return FAILING_READS * 2 ** min(max(strikes - 1, 0), MAX_DOUBLINGS)
 
 
 def own_getters_failed(fact: MechFacts) -> bool:
@@ -90,11 +104,15 @@ class MechsReadApart:
     :param failing: mech address (lower case) -> reads left among the failing mechs.
     :param waited: mech address (lower case) of ``alone`` -> reads it waited past
         :data:`MAX_READ_ALONE` (absent: none).
+    :param strikes: mech address (lower case) -> times it was told failing since its
+        getters last answered in the pool (absent: never): its failing span
+        (:func:`failing_reads`) and its place behind the mechs never told failing.
     """
 
     alone: Set[str] = field(default_factory=set)
     failing: Dict[str, int] = field(default_factory=dict)
     waited: Dict[str, int] = field(default_factory=dict)
+    strikes: Dict[str, int] = field(default_factory=dict)
 
     def place(self, address: str) -> str:
         """Return where a mech's calls go in the next read.
@@ -111,14 +129,22 @@ class MechsReadApart:
         """Return where each mech's calls go in the next read, the alone ones bounded.
 
         :param addresses: the read's mechs, in discovery order (any case).
-        :return: one place each (:meth:`place`), an :data:`ALONE` one past the
-            :data:`MAX_READ_ALONE` that waited most (then the first in ``addresses``)
-            :data:`WAITING`. The same memory and mechs give the same places.
+        :return: one place each (:meth:`place`); of the :data:`ALONE` ones, the first
+            :data:`MAX_READ_ALONE` in queue order stay alone, the others are
+            :data:`WAITING`. Queue order: fewest strikes first (mechs never told
+            failing before every mech told failing), then most reads waited, then the
+            first in ``addresses``. The same memory and mechs give the same places.
         """
         keys = [address.lower() for address in addresses]
         places = [self.place(key) for key in keys]
         alone = [i for i, place in enumerate(places) if place == ALONE]
-        alone.sort(key=lambda i: (-self.waited.get(keys[i], 0), i))
+        alone.sort(
+            key=lambda i: (
+                self.strikes.get(keys[i], 0),
+                -self.waited.get(keys[i], 0),
+                i,
+            )
+        )
         for i in alone[MAX_READ_ALONE:]:
             places[i] = WAITING
         return places
@@ -140,31 +166,32 @@ class MechsReadApart:
         alone: Set[str] = set()
         failing: Dict[str, int] = {}
         waited: Dict[str, int] = {}
+        strikes: Dict[str, int] = {}
         places = self.places([fact.address for fact in facts])
         for fact, place in zip(facts, places):
             key = fact.address.lower()
+            struck = self.strikes.get(key, 0)
             failed = own_getters_failed(fact)
-            told_apart = failed and key not in not_told_apart
-            if place == WAITING and failed:
-                if told_apart:
-                    failing[key] = FAILING_READS
-                else:
-                    alone.add(key)
-                    waited[key] = self.waited.get(key, 0) + 1
-            elif place == POOL and failed:
-                if told_apart:
-                    failing[key] = FAILING_READS
-                else:
-                    alone.add(key)
-            elif place == ALONE and failed:  # nothing but its own code could fail it
-                failing[key] = FAILING_READS
-            elif place == FAILING:
-                left = FAILING_READS if told_apart else self.failing[key] - 1
+            told_apart = failed and (place == ALONE or key not in not_told_apart)
+            if place == FAILING:
+                left = failing_reads(struck) if told_apart else self.failing[key] - 1
                 if left > 0:
                     failing[key] = left
                 else:
                     alone.add(key)
-        self.alone, self.failing, self.waited = alone, failing, waited
+            elif told_apart:  # its own code failed, in the pool, waiting or alone
+                struck += 1
+                failing[key] = failing_reads(struck)
+            elif failed:  # left unread beside others: read alone next
+                alone.add(key)
+                if place == WAITING:
+                    waited[key] = self.waited.get(key, 0) + 1
+            elif place == POOL:  # answered among the others: nothing held against it
+                struck = 0
+            if struck:
+                strikes[key] = struck
+        self.alone, self.failing = alone, failing
+        self.waited, self.strikes = waited, strikes
 
 
 def batches_placed(
@@ -185,17 +212,21 @@ def batches_placed(
         call index once. With every mech in the pool: ``chunks`` of the calls in order.
     """
     pool = list(head)
+    waiting: List[int] = []
     failing: List[int] = []
     alone: List[List[int]] = []
     for indices, place in zip(mechs_calls, places):
         if place == ALONE:
             alone.append(list(indices))
-        elif place in (FAILING, WAITING):
+        elif place == WAITING:
+            waiting.extend(indices)
+        elif place == FAILING:
             failing.extend(indices)
         else:
             pool.extend(indices)
     size = max(1, batch_size)
     batches = [pool[i : i + size] for i in range(0, len(pool), size)]
+    batches += [waiting[i : i + size] for i in range(0, len(waiting), size)]
     batches += [failing[i : i + size] for i in range(0, len(failing), size)]
     for own in alone:
         batches += [own[i : i + size] for i in range(0, len(own), size)]
