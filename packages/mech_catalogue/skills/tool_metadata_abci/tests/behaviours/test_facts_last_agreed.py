@@ -177,6 +177,7 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
         """
         state = self.skill.skill_context.state
         state.mechs_read_apart = read_apart
+        state.candidate = None  # this agent's last catalogue was the agreed one
         capture = self.start_at(30, catalogue_digest=agreed)
         for _ in range(3):  # creations and both delivery events of blocks 19..28
             self.answer_logs([])
@@ -226,6 +227,45 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
         assert self.skill.skill_context.state.mechs_read_apart.place(NEIGHBOUR) == (
             "alone"
         )
+
+    def test_an_agent_whose_catalogue_was_not_agreed_reads_afresh(self) -> None:
+        """After a period that did not agree on its catalogue, no memory, no kept facts.
+
+        Period 2's candidate (NEIGHBOUR kept) is never agreed (no majority); period 2
+        again: this agent reads with a new memory (both mechs in one pool batch, as any
+        agent with no memory sends it) and NEIGHBOUR shows this read's facts, so every
+        agent reads the period alike whatever each remembered (adv29zv2 P1).
+        """
+        agreed = self.first_period()
+        state = self.skill.skill_context.state
+        checkpoint = state.marketplace_checkpoint
+        not_agreed, facts = self.second_period(agreed, self.neighbour_read_apart())
+        assert facts[NEIGHBOUR].block == 20  # kept: this candidate is never agreed
+        assert state.candidate is not None
+        state.marketplace_checkpoint = checkpoint
+        state.mechs_read_apart = self.neighbour_read_apart()
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "warning") as warning:
+            capture = self.start_at(30, catalogue_digest=agreed)
+            for _ in range(3):
+                self.answer_logs([])
+            self.answer_multicall(
+                30,
+                [word(KARMA, "address")] + getters(requests=9) + getters(requests=8),
+            )
+            self.answer_multicall(
+                30, [word(-2, "int256"), word(5), word(1, "int256"), word(5)]
+            )
+        warning.assert_any_call(
+            "this agent's last catalogue was not the agreed one: its facts are read "
+            "with a new read-apart memory and no kept facts this period"
+        )
+        catalogue, _ = state.candidate
+        afresh = {f.address: f for f in catalogue.mech(SERVICE).marketplace}
+        assert afresh[NEIGHBOUR].block == 30 and afresh[NEIGHBOUR].requests == 8
+        assert afresh[MECH].block == 30 and afresh[MECH].requests == 9
+        assert state.mechs_read_apart.apart() == frozenset()
+        assert capture.payloads[0].catalogue_digest != not_agreed.catalogue_digest
 
     def test_agents_holding_the_agreed_catalogue_send_the_same_payload(self) -> None:
         """One agent holds it in memory, one restarted with it on disk: one payload.
