@@ -58,7 +58,8 @@ def prices(facts: List[MechFacts]) -> Dict[str, Optional[int]]:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="adv29zv2: the gauge's facts at one block follow the reader's places",
+    reason="by design (fix29zzf): the gauge's facts at one block follow the reader's "
+    "places; agents converge by reading afresh after a period not agreed",
 )
 def test_one_block_read_by_a_running_and_a_fresh_reader_gives_one_price(
     chain_snapshot: Devnet,
