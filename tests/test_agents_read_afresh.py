@@ -33,6 +33,7 @@ from mech_catalogue_core.chain.read_apart import MechsReadApart
 from mech_catalogue_core.model.market import MechFacts
 
 from packages.mech_catalogue.skills.tool_metadata_abci.models import SharedState
+
 from tests.adversary.test_adv29zv2_facts_follow_places import (
     SeeingNode,
     mech,

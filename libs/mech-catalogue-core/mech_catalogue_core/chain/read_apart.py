@@ -21,23 +21,35 @@ read places every mech by what the reads before learnt of it (:class:`MechsReadA
 
 - ``pool``: mechs whose getters answered, read together in batches of ``batch_size``
   calls, first;
-- ``failing``: mechs whose own getters failed (told apart in the pool, or alone), read
-  together after the others for :data:`FAILING_READS` reads (renewed while they are
-  told apart failing), then alone once more;
+- ``failing``: mechs whose own getters failed (told apart in the pool, waiting or
+  alone), read together after the others for :func:`failing_reads` reads (16 the first
+  time, doubled each time it is told failing again before its getters answer in the
+  pool, at most 256; renewed while they are told apart failing), then alone once more;
 - ``alone``: mechs left unread (not told apart) in the pool, or leaving ``failing``: each
   mech's calls in a batch of their own, read last, so whatever fails there is that
   mech's own failure; a mech that answers there goes back to the pool. At most
-  :data:`MAX_READ_ALONE` a read (one ``eth_call`` each): those that waited most reads
-  first, then in discovery order; the others (``waiting``) are read among the failing
-  mechs that read, and wait one read more if they are left unread there again.
+  :data:`MAX_READ_ALONE` a read (one ``eth_call`` each): mechs never told failing
+  first, then the fewest times told failing (``strikes``), then those that waited most
+  reads, then in discovery order; the others (``waiting``) are read in batches of their
+  own after the pool and before the failing mechs, and wait one read more if they are
+  left unread there again.
 
-An honest mech left unread in one read is read alone in the next, where only its own
-getters can fail it: no honest mech is unread two reads running while fewer than
-:data:`MAX_READ_ALONE` mechs are to be read alone (a rate limit aside); past that, a
-stranger's thousand mechs cost a read 64 ``eth_call`` s alone, not a thousand, and each
-mech left waiting goes first in a later read. A stranger whose getters answer only when
-read alone (they can see the gas they are given) is back in the pool one read in every
-``FAILING_READS + 2``.
+The bound: an honest mech (never told failing) left unread in one read is read alone in
+the next whenever fewer than :data:`MAX_READ_ALONE` mechs never told failing queue ahead
+of it (a rate limit aside). A stranger's mech is never told failing only until it is
+read alone once: so from a start, after at most ``burners / 64`` reads (fewer: the
+waiting mechs' own batches tell burners apart too), no honest mech is unread two reads
+running, however many burners there are and however often they come back (measured
+with 1,000 and 2,000 burners and pool-only ones: ``test_read_apart_backoff``). Their
+returns cost a read 64 ``eth_call`` s alone at most, not a thousand, and a stranger whose
+getters answer only when read alone (they can see the gas they are given) is back in
+the pool ever more rarely. A first read tells nothing apart, so honest mechs left unread
+beside burners then may wait up to that bound (adv29zv2 Q1).
+
+The places may change the facts read: a getter can answer by the gas it is given
+(Multicall2 gives each call 63/64 of what is left). Agents whose memories differ (a
+restart) then read differently; the skill forgets this memory when its catalogue was
+not agreed (``SharedState.read_afresh``), so agents converge.
 
 Everything is learnt from the reads' results alone (no clock, no randomness): agents
 reading the same blocks through nodes answering the same make the same batches.
@@ -167,8 +179,7 @@ class MechsReadApart:
         failing: Dict[str, int] = {}
         waited: Dict[str, int] = {}
         strikes: Dict[str, int] = {}
-        places = self.places([fact.address for fact in facts])
-        for fact, place in zip(facts, places):
+        for fact, place in zip(facts, self.places([fact.address for fact in facts])):
             key = fact.address.lower()
             struck = self.strikes.get(key, 0)
             failed = own_getters_failed(fact)

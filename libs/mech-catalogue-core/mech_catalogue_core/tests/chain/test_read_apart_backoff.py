@@ -65,7 +65,9 @@ def facts_of(failed: Set[str], mechs: Sequence[str]) -> List[MechFacts]:
             block=100,
             max_delivery_rate=None if address in failed else 7,
             unread=(
-                (("max_delivery_rate", UNREAD_CALL_FAILED),) if address in failed else ()
+                (("max_delivery_rate", UNREAD_CALL_FAILED),)
+                if address in failed
+                else ()
             ),
         )
         for address in mechs
