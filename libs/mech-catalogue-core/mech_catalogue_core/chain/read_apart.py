@@ -44,7 +44,9 @@ with 1,000 and 2,000 burners and pool-only ones: ``test_read_apart_backoff``). T
 returns cost a read 64 ``eth_call`` s alone at most, not a thousand, and a stranger whose
 getters answer only when read alone (they can see the gas they are given) is back in
 the pool ever more rarely. A first read tells nothing apart, so honest mechs left unread
-beside burners then may wait up to that bound (adv29zv2 Q1).
+beside burners then may wait up to that bound (adv29zv2 Q1), unless the caller names
+them ``incumbents`` (mechs that answered before, known from data all readers share):
+those are read alone first, within ``incumbents / 64 + 1`` reads.
 
 The places may change the facts read: a getter can answer by the gas it is given
 (Multicall2 gives each call 63/64 of what is left). Agents whose memories differ (a
@@ -119,12 +121,17 @@ class MechsReadApart:
     :param strikes: mech address (lower case) -> times it was told failing since its
         getters last answered in the pool (absent: never): its failing span
         (:func:`failing_reads`) and its place behind the mechs never told failing.
+    :param incumbents: mech addresses (lower case) known to have answered before, set
+        by the caller before each read from data its peers share (the agent: the
+        agreed views' mechs; the MCP server: its last good facts): among mechs never
+        told failing, read alone before the others.
     """
 
     alone: Set[str] = field(default_factory=set)
     failing: Dict[str, int] = field(default_factory=dict)
     waited: Dict[str, int] = field(default_factory=dict)
     strikes: Dict[str, int] = field(default_factory=dict)
+    incumbents: FrozenSet[str] = frozenset()
 
     def place(self, address: str) -> str:
         """Return where a mech's calls go in the next read.
@@ -144,8 +151,9 @@ class MechsReadApart:
         :return: one place each (:meth:`place`); of the :data:`ALONE` ones, the first
             :data:`MAX_READ_ALONE` in queue order stay alone, the others are
             :data:`WAITING`. Queue order: fewest strikes first (mechs never told
-            failing before every mech told failing), then most reads waited, then the
-            first in ``addresses``. The same memory and mechs give the same places.
+            failing before every mech told failing), then ``incumbents`` first, then
+            most reads waited, then the first in ``addresses``. The same memory and
+            mechs give the same places.
         """
         keys = [address.lower() for address in addresses]
         places = [self.place(key) for key in keys]
@@ -153,6 +161,7 @@ class MechsReadApart:
         alone.sort(
             key=lambda i: (
                 self.strikes.get(keys[i], 0),
+                keys[i] not in self.incumbents,
                 -self.waited.get(keys[i], 0),
                 i,
             )

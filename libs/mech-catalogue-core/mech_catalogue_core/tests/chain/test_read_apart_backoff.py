@@ -228,3 +228,29 @@ def test_honest_mechs_are_read_within_two_reads_once_every_burner_was_read_alone
             never_failed = [a for a in memory.alone if not memory.strikes.get(a)]
             assert len(never_failed) <= MAX_READ_ALONE
     assert longest <= 1  # left unread in one read, read alone in the next
+
+
+def test_incumbents_left_unread_in_a_first_read_are_read_alone_first() -> None:
+    """1,000 burners before 200 mechs that answered before: none unread two reads running.
+
+    The caller names the mechs that answered before (``incumbents``: the agent's agreed
+    views, the MCP server's last good facts); without them, the same read leaves some
+    honest mechs waiting behind the older burners (adv29zv2 Q1).
+    """
+    mechs = mechs_with(1_000, 0) + [
+        MechCreation(mech_address(2_000 + i), MECH_KIND_MARKETPLACE, 1, FACTORY, 10)
+        for i in range(200)
+    ]
+    burning = {m.address for m in mechs[:1_000]}
+    kinds = {address: "burns" for address in burning}
+    honest = {m.address for m in mechs[1_000:]}
+    memory = MechsReadApart(incumbents=frozenset(honest))
+    running: Dict[str, int] = {}
+    for _ in range(6):
+        read_once(mechs, kinds, memory)
+        running = {
+            a: running.get(a, 0) + 1
+            for a in memory.alone | set(memory.failing)
+            if a in honest
+        }
+        assert all(count <= 1 for count in running.values())

@@ -27,6 +27,7 @@ limits the rate) and ``MECH`` is read again (its requests 6 -> 9).
 """
 
 import copy
+import json
 from typing import Any, Dict, List, Tuple
 from unittest import mock
 
@@ -117,13 +118,18 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
         self.skill.skill_context.state.mechs_read_apart = MechsReadApart()
 
     def start_at(
-        self, block: int, catalogue_digest: str = "", data: bytes = DATA
+        self,
+        block: int,
+        catalogue_digest: str = "",
+        data: bytes = DATA,
+        mechs_info: str = "[]",
     ) -> _CapturePayload:
         """Enter FetchManifestsBehaviour with an agreed snapshot of service 7 at ``block``.
 
         :param block: the agreed snapshot's block.
         :param catalogue_digest: the catalogue the agents last agreed on.
         :param data: service 7's manifest (fetched when not cached).
+        :param mechs_info: the agreed views' ``mechs_info`` (JSON).
         :return: the payload capture.
         """
         digest = dag_pb_digest(data)
@@ -134,6 +140,7 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
                 "registry_snapshot_block": block,
                 "registry_snapshot_digest": self.keep_snapshot(snapshot),
                 "catalogue_digest": catalogue_digest,
+                "mechs_info": mechs_info,
             },
         )
         capture = _CapturePayload(self.behaviour.current_behaviour)
@@ -266,6 +273,24 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
         assert afresh[MECH].block == 30 and afresh[MECH].requests == 9
         assert state.mechs_read_apart.apart() == frozenset()
         assert capture.payloads[0].catalogue_digest != not_agreed.catalogue_digest
+
+    def test_the_agreed_views_mechs_are_the_read_apart_incumbents(self) -> None:
+        """The agreed views (the same on every agent) name the mechs read alone first."""
+        views = json.dumps(
+            [{"id": "7", "address": NEIGHBOUR.upper().replace("0X", "0x")}]
+            + [{"id": 8, "address": MECH}, "not an item"]
+        )
+        self.start_at(20, mechs_info=views)
+        self.answer_logs([creation(MECH), creation(NEIGHBOUR)])
+        self.answer_logs([])
+        self.answer_logs([])
+        self.answer_multicall(
+            20, [word(KARMA, "address")] + getters(requests=6) + getters(requests=6)
+        )
+        self.answer_multicall(
+            20, [word(-2, "int256"), word(5), word(1, "int256"), word(5)]
+        )
+        assert self.skill.skill_context.state.mechs_read_apart.incumbents == {NEIGHBOUR}
 
     def test_agents_holding_the_agreed_catalogue_send_the_same_payload(self) -> None:
         """One agent holds it in memory, one restarted with it on disk: one payload.
