@@ -45,6 +45,7 @@ from mech_catalogue_core.chain.marketplace import (
 )
 from mech_catalogue_core.chain.read_apart import (
     MechsReadApart,
+    own_getters_failed,
 )
 from mech_catalogue_core.chain.registry import (
     BatchReply,
@@ -178,6 +179,11 @@ class MarketplaceReader:
                 self.source, usable_checkpoint(self.checkpoint, self.source, head), head
             ),
             narrow_log_range(self._logs, (ChainReadError,), self._narrowed),
+        )
+        self.read_apart.incumbents = frozenset(  # mechs whose getters answered before
+            address
+            for address, fact in self.last_read.items()
+            if not own_getters_failed(fact)
         )
         reader = facts_reader(
             self.source.marketplace,

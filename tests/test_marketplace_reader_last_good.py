@@ -111,6 +111,8 @@ def test_a_mech_left_unread_keeps_its_last_good_facts(
     honest = [f for f in second if int(f.address, 16) not in BURNERS]
     kept = [f for f in honest if f.block == 100]
     assert kept, "premise: the read left some honest mechs' calls unread"
+    # the mechs read whole at block 100 go first among those waiting to be read alone
+    assert reader.read_apart.incumbents == {f.address.lower() for f in first}
     assert all(f.max_delivery_rate == 7 and not own_getters_failed(f) for f in honest)
     assert all(f.block == 200 for f in honest if f not in kept)
     # a stranger's own failing getters, told apart, are its own facts: unread now
@@ -128,6 +130,7 @@ def test_a_mech_never_read_whole_is_served_unread(
         f for f in facts if int(f.address, 16) not in BURNERS and own_getters_failed(f)
     ]
     assert unread and all(f.block == 200 for f in unread)
+    assert reader.read_apart.incumbents == frozenset()  # nothing answered before
     assert reader.last_read.keys() <= {f.address for f in facts if f not in unread}
 
 

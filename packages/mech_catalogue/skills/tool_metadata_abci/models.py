@@ -374,7 +374,8 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         self.marketplace_checkpoint: Optional[DiscoveryCheckpoint] = None
         #: which mechs' facts calls are read apart from the others' (learnt from this
         #: agent's facts reads; ``chain.read_apart``): an honest mech left unread beside
-        #: strangers' failing getters is read alone the next period
+        #: strangers' failing getters is read alone the next period. Forgotten when this
+        #: agent's last catalogue was not agreed (:meth:`read_afresh`)
         self.mechs_read_apart = MechsReadApart()
         #: the IPFS gateways' health and adaptive limit (``FetchManifestsBehaviour.gateway_pool``)
         self.gateways: Optional[GatewayPool] = None
@@ -431,6 +432,29 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         elif state_dir:
             self.context.logger.info(f"no kept catalogue loaded: {why}")
         return self.kept_catalogue
+
+    def read_afresh(self) -> bool:
+        """Forget the read-apart memory when this agent's last catalogue was not agreed.
+
+        A getter may answer by the gas it is given (Multicall2 gives each call 63/64 of
+        what is left), so the facts read depend on the batches, and the batches on each
+        agent's own memory (``chain.read_apart``; a restarted agent has none): agents
+        with different memories build different catalogues, and with the last agreed
+        facts kept (``chain.facts_kept``) they would never agree again (adv29zv2 P1).
+        So an agent whose candidate was not exposed (no majority, the round timed out,
+        or the others agreed on another catalogue) reads its next period with a new
+        memory and without kept facts (``FetchManifestsBehaviour``): when a period
+        fails to agree, every agent reads the next one alike, from the same block
+        through nodes answering the same, and agrees; a lone agent out of step joins
+        at the latest when its vote is needed.
+
+        :return: True when the memory was forgotten (the caller keeps no facts).
+        """
+        if self.candidate is None:
+            return False
+        self.mechs_read_apart = MechsReadApart()
+        self.candidate = None
+        return True
 
     def expose_if_agreed(self, catalogue_digest: str, period: int) -> bool:
         """Expose this agent's candidate catalogue agent-wide when it is the agreed one.

@@ -17,6 +17,7 @@
 from abc import ABC
 from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple, cast
 
+from mech_catalogue_core.catalogue.views import IncumbentViews
 from mech_catalogue_core.chain.facts_kept import (
     KeptFacts,
     keep_last_good,
@@ -272,6 +273,12 @@ class ToolMetadataBaseBehaviour(
             rate) reads as failed in the facts.
         """
         read_apart = self.skill_state.mechs_read_apart
+        read_apart.incumbents = frozenset(  # the agreed views: the same on every agent
+            address
+            for _, address in IncumbentViews.from_views(
+                self.synchronized_data.mechs_info, self.synchronized_data.mech_tools
+            ).items
+        )
         reader = facts_reader(
             marketplace,
             self.params.multicall2_address,

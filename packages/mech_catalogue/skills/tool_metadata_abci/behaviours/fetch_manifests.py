@@ -123,6 +123,12 @@ class FetchManifestsBehaviour(
         with self.context.benchmark_tool.measure(self.behaviour_id).local():
             snapshot = yield from self.agreed_snapshot()
             catalogue: Optional[Catalogue] = None
+            afresh = self.skill_state.read_afresh()
+            if afresh:
+                self.context.logger.warning(
+                    "this agent's last catalogue was not the agreed one: its facts are "
+                    "read with a new read-apart memory and no kept facts this period"
+                )
             if snapshot is not None:
                 early = ParseOnArrival(self.parse, self.params.max_manifest_bytes)
                 fetched = yield from self.fetch_all(snapshot, early.arrived)
@@ -131,7 +137,7 @@ class FetchManifestsBehaviour(
                 catalogue = refresh_catalogue(snapshot, fetched, early.parse, previous)
                 catalogue = yield from self.derive_code_arguments(catalogue, snapshot)
                 catalogue = yield from self.with_marketplace(
-                    catalogue, snapshot.block_number, previous
+                    catalogue, snapshot.block_number, None if afresh else previous
                 )
                 self.skill_state.candidate = (catalogue, snapshot)
                 keep = {m.cid for m in catalogue.mechs if m.cid}

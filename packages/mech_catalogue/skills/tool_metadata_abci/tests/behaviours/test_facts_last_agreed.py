@@ -27,6 +27,7 @@ limits the rate) and ``MECH`` is read again (its requests 6 -> 9).
 """
 
 import copy
+import json
 from typing import Any, Dict, List, Tuple
 from unittest import mock
 
@@ -117,13 +118,18 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
         self.skill.skill_context.state.mechs_read_apart = MechsReadApart()
 
     def start_at(
-        self, block: int, catalogue_digest: str = "", data: bytes = DATA
+        self,
+        block: int,
+        catalogue_digest: str = "",
+        data: bytes = DATA,
+        mechs_info: str = "[]",
     ) -> _CapturePayload:
         """Enter FetchManifestsBehaviour with an agreed snapshot of service 7 at ``block``.
 
         :param block: the agreed snapshot's block.
         :param catalogue_digest: the catalogue the agents last agreed on.
         :param data: service 7's manifest (fetched when not cached).
+        :param mechs_info: the agreed views' ``mechs_info`` (JSON).
         :return: the payload capture.
         """
         digest = dag_pb_digest(data)
@@ -134,6 +140,7 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
                 "registry_snapshot_block": block,
                 "registry_snapshot_digest": self.keep_snapshot(snapshot),
                 "catalogue_digest": catalogue_digest,
+                "mechs_info": mechs_info,
             },
         )
         capture = _CapturePayload(self.behaviour.current_behaviour)
@@ -177,6 +184,7 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
         """
         state = self.skill.skill_context.state
         state.mechs_read_apart = read_apart
+        state.candidate = None  # this agent's last catalogue was the agreed one
         capture = self.start_at(30, catalogue_digest=agreed)
         for _ in range(3):  # creations and both delivery events of blocks 19..28
             self.answer_logs([])
@@ -226,6 +234,63 @@ class TestFactsLastAgreed(marketplace_case.TestFetchWithMarketplace):
         assert self.skill.skill_context.state.mechs_read_apart.place(NEIGHBOUR) == (
             "alone"
         )
+
+    def test_an_agent_whose_catalogue_was_not_agreed_reads_afresh(self) -> None:
+        """After a period that did not agree on its catalogue, no memory, no kept facts.
+
+        Period 2's candidate (NEIGHBOUR kept) is never agreed (no majority); period 2
+        again: this agent reads with a new memory (both mechs in one pool batch, as any
+        agent with no memory sends it) and NEIGHBOUR shows this read's facts, so every
+        agent reads the period alike whatever each remembered (adv29zv2 P1).
+        """
+        agreed = self.first_period()
+        state = self.skill.skill_context.state
+        checkpoint = state.marketplace_checkpoint
+        not_agreed, facts = self.second_period(agreed, self.neighbour_read_apart())
+        assert facts[NEIGHBOUR].block == 20  # kept: this candidate is never agreed
+        assert state.candidate is not None
+        state.marketplace_checkpoint = checkpoint
+        state.mechs_read_apart = self.neighbour_read_apart()
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "warning") as warning:
+            capture = self.start_at(30, catalogue_digest=agreed)
+            for _ in range(3):
+                self.answer_logs([])
+            self.answer_multicall(
+                30,
+                [word(KARMA, "address")] + getters(requests=9) + getters(requests=8),
+            )
+            self.answer_multicall(
+                30, [word(-2, "int256"), word(5), word(1, "int256"), word(5)]
+            )
+        warning.assert_any_call(
+            "this agent's last catalogue was not the agreed one: its facts are read "
+            "with a new read-apart memory and no kept facts this period"
+        )
+        catalogue, _ = state.candidate
+        afresh = {f.address: f for f in catalogue.mech(SERVICE).marketplace}
+        assert afresh[NEIGHBOUR].block == 30 and afresh[NEIGHBOUR].requests == 8
+        assert afresh[MECH].block == 30 and afresh[MECH].requests == 9
+        assert state.mechs_read_apart.apart() == frozenset()
+        assert capture.payloads[0].catalogue_digest != not_agreed.catalogue_digest
+
+    def test_the_agreed_views_mechs_are_the_read_apart_incumbents(self) -> None:
+        """The agreed views (the same on every agent) name the mechs read alone first."""
+        views = json.dumps(
+            [{"id": "7", "address": NEIGHBOUR.upper().replace("0X", "0x")}]
+            + [{"id": 8, "address": MECH}, "not an item"]
+        )
+        self.start_at(20, mechs_info=views)
+        self.answer_logs([creation(MECH), creation(NEIGHBOUR)])
+        self.answer_logs([])
+        self.answer_logs([])
+        self.answer_multicall(
+            20, [word(KARMA, "address")] + getters(requests=6) + getters(requests=6)
+        )
+        self.answer_multicall(
+            20, [word(-2, "int256"), word(5), word(1, "int256"), word(5)]
+        )
+        assert self.skill.skill_context.state.mechs_read_apart.incumbents == {NEIGHBOUR}
 
     def test_agents_holding_the_agreed_catalogue_send_the_same_payload(self) -> None:
         """One agent holds it in memory, one restarted with it on disk: one payload.
