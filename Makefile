@@ -207,12 +207,13 @@ faults: setup
 # for most of its run; the attacks' devnet replays, now most of the run and mostly waiting
 # on timeouts, anvil and kubo, share the other two (docs/testing.md, "Order of the
 # files"). FAULT_WORKERS=0 runs them in this process. LONG_FAULT_PATHS: the folders
-# holding a `long_faults` test.
+# holding a `long_faults` test. The `soak_only` ones (conftest.py SOAK_ONLY: minutes-long
+# devnet twins of open kinds) are left to `make soak`.
 FAULT_WORKERS ?= 3
 FAULT_PARALLEL = $(if $(filter 0,$(FAULT_WORKERS)),,-n $(FAULT_WORKERS) --dist loadfile --no-loadscope-reorder)
 LONG_FAULT_PATHS := tests/faults tests/e2e tests/adversary
 faults-long: setup
-	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest $(LONG_FAULT_PATHS) -m long_faults $(FAULT_PARALLEL) $(PYTEST_ARGS)
+	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest $(LONG_FAULT_PATHS) -m "long_faults and not soak_only" $(FAULT_PARALLEL) $(PYTEST_ARGS)
 
 # The devnet and fault tests (the long ones included) SOAK_RUNS times in a row: a green run
 # is trusted only if it stays green (issue 18). SOAK_WORKERS pytest-xdist workers, each

@@ -124,6 +124,16 @@ ATTACK_REPRODUCTIONS = Path("tests/adversary")
 #: the devnet reproductions ``make test`` keeps: the paid-call fuzz test (hostile
 #: deliveries, prices and journals: issue #29 asks for it in every run).
 ATTACKS_KEPT = (Path("tests/adversary/test_mcp_paid_answer.py"),)
+#: long tests that only ``make soak`` runs, not CI's ``make faults-long``: devnet twins
+#: of open kinds (strict xfail) whose model-node reproduction runs in ``make test``,
+#: and whose own run takes minutes. Node id prefixes, as :data:`LONG_TESTS`; each is
+#: long too (given ``long_faults`` and ``soak_only``).
+SOAK_ONLY = (
+    # 700 contracts on anvil read eight times: 248-446 s on a shared 2-CPU machine
+    # (adv29zv2 Q1, left open by fix29zzf: test_adv29zv2_alone_queue_order.py's model
+    # twin runs in `make test`)
+    "tests/adversary/test_adv29zv2_alone_queue_order_devnet.py",
+)
 #: the environment variable that runs the ``long_faults`` tests (tests/faults/conftest.py)
 LONG_ENV = "RUN_LONG_FAULTS"
 
@@ -138,6 +148,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         f"long_faults: long fault tests, run with {LONG_ENV}=1 (make faults-long)",
+    )
+    config.addinivalue_line(
+        "markers", "soak_only: long tests make soak runs and make faults-long leaves out"
     )
 
 
@@ -211,7 +224,7 @@ def is_long(item: pytest.Item) -> bool:
     if relative is None:
         return False
     node = str(relative) + item.nodeid[len(item.nodeid.split("::")[0]) :]
-    if node.startswith(LONG_TESTS):
+    if node.startswith(LONG_TESTS + SOAK_ONLY):
         return True
     return (
         ATTACK_REPRODUCTIONS in relative.parents
@@ -276,6 +289,8 @@ def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
         item.add_marker(getattr(pytest.mark, kind))
         if is_long(item):
             item.add_marker(pytest.mark.long_faults)
+            if item.nodeid.startswith(SOAK_ONLY):
+                item.add_marker(pytest.mark.soak_only)
             if os.environ.get(LONG_ENV) != "1":
                 item.add_marker(skip_long)
         of_file = kinds.setdefault(item.path, set())
