@@ -922,13 +922,13 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         refused = f"{called}: no offer could be paid now: " + refusals_said(
             [r for _, r in skipped], entry
         )
-        signed = nothing_sent_words(entry, refused)
+        unsent_words = nothing_sent_words(entry, refused)
         return error_result(
             refused
             + (
                 "; nothing was paid (only the gas of the requests mined and reverted)"
                 if mined
-                else f"; {signed}"
+                else f"; {unsent_words}"
             ),
             {"refused": decisions, "skipped": skipped_meta(skipped)},
         )
