@@ -183,6 +183,7 @@ NAME_SECRET_NOUNS = (
     "xprv",
     "xpriv",
     "wallet import format",
+    "wallet secret",
 )
 #: secrets that are ordinary words too (a memory aid, a Java keystore, a random seed, a
 #: count of words) or that a tool names as its subject (``password_strength``,
@@ -198,6 +199,11 @@ NAME_ORDINARY_SECRET_NOUNS = (
     "password",
     "passphrase",
     "api key",
+    # a private key's and a one-time password's abbreviations (adv29zw2: ``pk_here``,
+    # ``otp_code_here``)
+    "pk",
+    "otp",
+    "otp code",
 )
 
 #: a secret named, which the instruction warning flags as it flags an instruction
