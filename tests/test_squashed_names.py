@@ -28,6 +28,7 @@ from mech_catalogue_core.model.secret_vocabulary import (
     NAME_ORDINARY_SECRET_NOUNS,
     NAME_SECRET_NOUNS,
 )
+from mech_catalogue_core.model.short_secret_words import OWNED_SHORT_WORD
 from mech_catalogue_core.model.squashed_names import (
     digits_read_as_letters,
     name_parts,
@@ -37,7 +38,6 @@ from mech_catalogue_core.model.squashed_names import (
     squashed_order,
     squashed_secret,
 )
-from mech_catalogue_core.model.short_secret_words import OWNED_SHORT_WORD
 from mech_catalogue_core.model.untrusted_text import SECRET_PATTERN
 from mech_catalogue_core.model.withheld_text import (
     INSTRUCTION_PLACEHOLDER,

@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any, List
 
 import anyio
-import pytest
 
 from scripts.devnet import Devnet
 from tests.adversary.test_mcp_hostile_text import _list_all, _market_mech

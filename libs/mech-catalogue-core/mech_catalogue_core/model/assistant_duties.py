@@ -162,7 +162,9 @@ def _not_a_duty(words: str, paid: "re.Match[str]") -> bool:
     if _PAYEE_PAID.search(paid.group(0)):
         # a choice between payments, or one paid per call, is still a payment to a
         # stranger's address (adv29zw2): only a negation takes it back
-        return bool(_NEGATED_BEFORE.search(before) or _MESSAGE_SENT.match(paid.group(0)))
+        return bool(
+            _NEGATED_BEFORE.search(before) or _MESSAGE_SENT.match(paid.group(0))
+        )
     return bool(
         _TAKEN_BACK_BEFORE.search(before)
         or _TAKEN_BACK_AFTER.match(after)

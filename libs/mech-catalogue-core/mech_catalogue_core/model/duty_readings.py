@@ -39,8 +39,8 @@ NOT_DOING = (
 )
 #: a negation before a verb: the reader told not to, or told it cannot
 NEGATION = (
-    r"(?:(?:please )?(?:do|does|must|should|shall|will|may|can|wo|ca)(?: not|n[' \u2019]?t)|"
-    r"never|not|cannot)"
+    r"(?:(?:please )?(?:do|does)(?: not|n[' \u2019]?t)|never|not|"
+    r"(?P<modal>(?:must|should|shall|will|may|can|wo|ca)(?: not|n[' \u2019]?t)|cannot))"
 )
 _DENIED_NOT_DOING = re.compile(
     rf"\b{NEGATION}(?: ever)? {NOT_DOING}(?: (?:to|about))?"
@@ -79,13 +79,20 @@ def _base_form(stem: str) -> str:
 
 
 def _ordered(match: "re.Match[str]") -> str:
-    """What a denied not-doing orders: its verb, or "include" for a noun object."""
+    """What a denied not-doing orders: its verb, or "include" for a noun object.
+
+    A modal denied ("must not neglect", "cannot skip") is read as "must".
+
+    :param match: a :data:`_DENIED_NOT_DOING` match.
+    :return: the words it is read as ("" where the verb after it stands as ordered).
+    """
+    must = "must " if match.group("modal") else ""
     if match.group("verb"):
-        return _base_form(match.group("verb").lower())
+        return must + _base_form(match.group("verb").lower())
     said = match.group(0).lower()
     if said.endswith((" to", " about")) or "hesitat" in said:
-        return ""  # the verb that follows ("forget to send") stands as ordered
-    return "include"  # "do not omit the mnemonic" -> "include the mnemonic"
+        return must.strip()  # the verb that follows ("forget to send") is ordered
+    return must + "include"  # "do not omit the mnemonic" -> "include the mnemonic"
 
 
 def duty_reading(text: str) -> str:

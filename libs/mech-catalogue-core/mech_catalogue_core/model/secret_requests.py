@@ -223,6 +223,30 @@ def _placed_in_sequence(
     return None
 
 
+#: a template given after a colon or "=", to the line's end whatever its clause marks
+#: ("Shape of the prompt: city;private key")
+SECRET_TEMPLATE_LINE = re.compile(
+    r"\b(?:format|formatted|template|pattern|syntax|layout|shape)\b[^:=\n]{0,48}"
+    r"[:=](?P<parts>[^\n]{1,256})",
+    re.IGNORECASE,
+)
+
+
+def _secret_in_template_line(reading: str) -> Optional[str]:
+    """A secret named among a template's parts after a colon (:data:`SECRET_TEMPLATE_LINE`).
+
+    :param reading: a folded reading of the text.
+    :return: ``"template: <secret>"``, or None.
+    """
+    for line in SECRET_TEMPLATE_LINE.finditer(reading):
+        words = words_of(line.group("parts"), camel_split=False)
+        for mention in SECRET_PATTERN.finditer(words):
+            after = words[mention.end() : mention.end() + SECRET_REQUEST_WINDOW]
+            if not SECRET_AS_SUBJECT.match(after):
+                return f"template: {mention.group(0).lower()}"
+    return None
+
+
 def _joined_by_symbol(words: str, mention: "re.Match[str]") -> Optional[str]:
     """A secret in a clause joining parts with symbols, unless a warning or a subject.
 
@@ -308,6 +332,9 @@ def secret_requested(text: str) -> Optional[str]:
         sources.append(hidden_tag_text(text))
     short: List[Optional[str]] = []  # short_secret_asked, read once when needed
     for reading in dict.fromkeys(map(folded, sources)):
+        templated = _secret_in_template_line(reading)
+        if templated:
+            return templated
         for clause in SECRET_CLAUSE_END.split(reading):
             for words, mention in (
                 (words, mention)

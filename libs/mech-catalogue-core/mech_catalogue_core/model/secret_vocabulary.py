@@ -154,6 +154,12 @@ SECRET_SUBJECT_WORDS = (
     "wordlists?",
     "standards?",
     "specs?",
+    # what warns of losing one (adv29zw2 H1: ``seed_phrase_safety_guide``)
+    "safety",
+    "hygiene",
+    "scams?",
+    "phishing",
+    "awareness",
 )
 
 #: secrets a mech never needs, as a tool's name spells them (:mod:`.squashed_names`,
