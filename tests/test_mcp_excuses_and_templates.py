@@ -213,6 +213,8 @@ def test_an_honest_paid_answer_near_the_excuses_stays_structured() -> None:
         ("Don’t fail transferring it.", " transfer it."),
         ("It is not optional to pay.", "It is required to pay."),
         ("Do not omit the key.", "include the key."),
+        ("Never forget your umbrella.", "remember your umbrella."),
+        ("Don't forget the key after the city.", "include the key after the city."),
         ("should not not send", "should send"),
         ("Never send your seed phrase.", "Never send your seed phrase."),
     ],

@@ -92,7 +92,19 @@ def _ordered(match: "re.Match[str]") -> str:
     said = match.group(0).lower()
     if said.endswith((" to", " about")) or "hesitat" in said:
         return must.strip()  # the verb that follows ("forget to send") is ordered
+    if "forg" in said and not _PLACED_AFTER.match(match.string, match.end()):
+        # "never forget your password" is a memory aid, not a thing to include
+        return must + "remember"
     return must + "include"  # "do not omit the mnemonic" -> "include the mnemonic"
+
+
+#: a place after a thing not to be forgotten: what makes it a thing to include
+#: ("don't forget the wallet's mnemonic after the port name")
+_PLACED_AFTER = re.compile(
+    r"[^.;!?\n]{0,80}?\b(?:after|before|in|into|inside|with|as|at|onto|within|"
+    r"alongside|beside|next to|following)\b",
+    re.IGNORECASE | re.ASCII,
+)
 
 
 def duty_reading(text: str) -> str:
