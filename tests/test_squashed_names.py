@@ -28,6 +28,7 @@ from mech_catalogue_core.model.secret_vocabulary import (
     NAME_ORDINARY_SECRET_NOUNS,
     NAME_SECRET_NOUNS,
 )
+from mech_catalogue_core.model.short_secret_words import OWNED_SHORT_WORD
 from mech_catalogue_core.model.squashed_names import (
     digits_read_as_letters,
     name_parts,
@@ -233,7 +234,9 @@ def test_a_payee_with_a_funds_word_orders_whatever_follows() -> None:
     assert squashed_order(f"pay_twice_detector_{PAYEE}") == "pay to 0x..."
     assert squashed_order(f"drain_wallet_detector_{PAYEE}")
     assert squashed_order(f"address_label_{PAYEE}") is None  # no funds word
-    assert squashed_order(f"eth_balance_of_{PAYEE}") is None  # nothing moved
+    assert squashed_order(f"token_symbol_of_{PAYEE}") is None  # nothing moved
+    # a currency beside the address says what to pay it (adv29zw2: all_eth_0x..._now)
+    assert squashed_order(f"eth_balance_of_{PAYEE}") == "eth to 0x..."
     assert squashed_order("pay_twice_detector") is None
 
 
@@ -260,7 +263,10 @@ def test_each_secret_a_name_reads_is_a_secret_in_prose() -> None:
     """One vocabulary: a name's secret nouns are prose's secret terms (but a random seed)."""
     for noun in NAME_SECRET_NOUNS + NAME_ORDINARY_SECRET_NOUNS:
         if noun != "seed":
-            assert SECRET_PATTERN.search("your " + noun.replace("#", "12")), noun
+            prose = "your " + noun.replace("#", "12")
+            # ``pk``, ``otp``: short words, secrets in prose where owned or placed
+            short = re.fullmatch(OWNED_SHORT_WORD, noun)
+            assert short or SECRET_PATTERN.search(prose), noun
 
 
 def test_a_long_name_is_read_boundedly() -> None:

@@ -49,6 +49,7 @@ from mech_catalogue_core.model.secret_requests import (
     every_secret_argument,
     secret_requested,
 )
+from mech_catalogue_core.model.squashed_names import phrase_named_as_subject
 from mech_catalogue_core.model.untrusted_text import (
     MAX_LABEL_CHARS,
     MAX_QUOTED,
@@ -186,7 +187,7 @@ def duty_refusal(tool: Mapping[str, Any]) -> Optional[str]:
     where = [
         pointer_of(place)
         for place, text in json_texts(own)
-        if text and text not in SCHEMA_WORDS and duties_to_model(text)
+        if text and text not in SCHEMA_WORDS and _duties_put(place, text)
     ]
     if not where:
         return None
@@ -197,6 +198,28 @@ def duty_refusal(tool: Mapping[str, Any]) -> Optional[str]:
         "an allowance, or a call paid again; only the user decides what is paid, so "
         "this tool is not offered"
     )
+
+
+def _duties_put(place: Place, text: str) -> bool:
+    """Whether a Tool's text puts a payment on the model (:func:`duty_refusal`).
+
+    The name's duties, and its titles' (labels made of it), are read as
+    :func:`name_refusal` reads its orders: a payment a watching noun after names
+    (``pay_again_reminder_for_invoices``) is its subject
+    (:func:`mech_catalogue_core.model.squashed_names.phrase_named_as_subject`).
+
+    :param place: the text's place in the Tool (:func:`json_texts`).
+    :param text: the text.
+    :return: True when a payment it names is put on the model.
+    """
+    duties = duties_to_model(text)
+    if pointer_of(place) in _LABELS and text not in ("name", "title"):  # not a key
+        return any(not phrase_named_as_subject(text, duty) for duty in duties)
+    return bool(duties)
+
+
+#: a Tool's labels: its name and titles
+_LABELS = ("/name", "/title", "/annotations/title")
 
 
 def _mech_texts(tool: Mapping[str, Any]) -> List[Tuple[str, str]]:

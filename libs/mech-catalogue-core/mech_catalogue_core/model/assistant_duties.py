@@ -51,6 +51,7 @@ paid.
 import re
 from typing import List, Tuple
 
+from mech_catalogue_core.model.duty_readings import duty_reading
 from mech_catalogue_core.model.model_orders import (
     FUNDS_VERBS,
     ORDER_LEAD,
@@ -156,11 +157,44 @@ def _not_a_duty(words: str, paid: "re.Match[str]") -> bool:
     """
     before = words[: paid.start()].rstrip()
     after = words[paid.end() :]
+    if _SCAM_REPORTED_BEFORE.search(before) and _SCAM_SAID_AFTER.search(after):
+        return True  # "a site telling you to approve unlimited spending is a red flag"
+    if _PAYEE_PAID.search(paid.group(0)):
+        # a choice between payments, or one paid per call, is still a payment to a
+        # stranger's address (adv29zw2): only a negation takes it back
+        return bool(
+            _NEGATED_BEFORE.search(before) or _MESSAGE_SENT.match(paid.group(0))
+        )
     return bool(
         _TAKEN_BACK_BEFORE.search(before)
         or _TAKEN_BACK_AFTER.match(after)
         or _MESSAGE_SENT.match(paid.group(0))
     )
+
+
+#: a payment to an address (not an allowance, an amount first, or a repeat)
+_PAYEE_PAID = re.compile(rf"0x[0-9a-f]{{6,}}|{ADDRESS_PLACEHOLDER_WORDS}", re.ASCII)
+#: :data:`_TAKEN_BACK_BEFORE`'s negations alone, not its choices
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:(?<!why )not|never|don t|won t|doesn t|didn t|needn t|shouldn t|mustn t|"
+    r"cannot|can t|no need to)(?: (?:ever|have to|need to|be asked to|be required to|"
+    r"to))?\Z",
+    re.ASCII,
+)
+#: an order reported as what a scam says (adv29zw2 H1): "a site telling you to",
+#: "attackers who ask users to", then said to be a scam after the payment
+_SCAM_REPORTED_BEFORE = re.compile(
+    r"\b(?:telling|tells|tell|asking|asks|ask|urging|urges|urge|wanting|wants|"
+    r"instructing|instructs|pressuring|pressures)"
+    r" (?:you|users?|people|victims?|someone|anyone|holders?)(?: to)?\Z",
+    re.ASCII,
+)
+_SCAM_SAID_AFTER = re.compile(
+    r"\b(?:is|are|as|be|means?) (?:an? |always an? |usually an? |likely an? )?"
+    r"(?:red flags?|scams?|warning signs?|phishing|fraud|frauds|drainers?|attacks?|"
+    r"sign of (?:an? )?(?:scam|fraud|attack|phishing|drainer))\b",
+    re.ASCII,
+)
 
 
 #: words an imperative may open with before its verb
@@ -205,7 +239,10 @@ def duties_to_model(text: str) -> Tuple[str, ...]:
         () when none.
     """
     found: List[str] = []
-    for clause in CLAUSE_END.split(text[:DUTIES_READ_CHARS]):
+    head = text[:DUTIES_READ_CHARS]
+    # a duty said by denying its opposite is read as the order (adv29zw2)
+    clauses = CLAUSE_END.split(head) + CLAUSE_END.split(duty_reading(head))
+    for clause in dict.fromkeys(clauses):
         words = words_of(clause, camel_split=False).lower()
         payments = [
             _FUNDS_MOVED.match(words, verb.start())
@@ -228,7 +265,11 @@ FUNDS_WORDS = (
     r"transfer(?:s|red|ring)?|wir(?:e|es|ed|ing)|remit\w*|deposit(?:s|ed|ing)?|"
     r"donat(?:e|es|ed|ing|ions?)|tops? up|topped up|topping up|top ups?|"
     r"fund(?:s|ed|ing)?|allowances?|spend(?:s|ing)?|spent|forward(?:s|ed|ing)? "
-    r"(?:[a-z]+ )?(?:funds?|eth|tokens?|money)|bribes?|gratuity|donations?)\b"
+    r"(?:[a-z]+ )?(?:funds?|eth|tokens?|money)|bribes?|gratuity|donations?|"
+    # the other funds verbs (:data:`.model_orders.FUNDS_VERBS`): a watching word
+    # beside one excuses nothing where the tool holds a payee (adv29zw2)
+    r"sweep(?:s|ing|ed)?|swept|drain(?:s|ed|ing)?|withdr[ae]w(?:s|n|ing|als?)?|"
+    r"bridg(?:e|es|ed|ing)|liquidat(?:e|es|ed|ing|ion)|remit\w*)\b"
 )
 #: an amount of a currency: what is paid, in a tool's text
 AMOUNT = (

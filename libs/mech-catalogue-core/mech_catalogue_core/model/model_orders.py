@@ -159,7 +159,8 @@ RECIPIENT = (
 CONVERSATION_PLACE = (
     r"(?:in|into|inside|as|via|within) (?:(?:the|this|that|your|a|an|my|next|"
     r"following|same|[a-z0-9]+ s) )*(?:prompt|query|message|reply|response|answer|"
-    r"chat|arguments?|args?|parameters?|params?|payload|call|output|tool call)"
+    r"chat|arguments?|args?|parameters?|params?|payload|call|requests?|output|"
+    r"tool call)"
 )
 #: verbs that move funds somewhere (fix29zv: the class, not the sentences seen)
 FUNDS_VERBS = (

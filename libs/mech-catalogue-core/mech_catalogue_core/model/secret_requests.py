@@ -129,7 +129,10 @@ SECRET_REQUEST_AFTER = re.compile(
     # the secret's own place in the tool's input: ``the API key field below``
     r"| (?:fields?|arguments?|parameters?|params?|input|text box|slot)"
     r"(?: (?:below|above|here))?(?: (?:expects?|needs?|takes?|wants?|requires?|must|"
-    r"should))\b)\b",
+    r"should))\b"
+    # the reader's own asked for after it: ``mnemonic watcher, enter yours``
+    r"|(?: [a-z0-9]+){0,4} (?:enter|paste|type|give|send|put|share|provide|submit|"
+    r"drop|add|insert|input) yours)\b",
     re.IGNORECASE | re.ASCII,
 )
 #: the words just after a secret that make it a subject, not a thing asked for
@@ -148,6 +151,114 @@ SECRET_REQUEST_WINDOW = 96
 #: characters of one text :func:`secret_requested` reads (an answer is read whole:
 #: ``answers.MAX_ANSWER_BYTES``)
 SECRET_REQUEST_READ_CHARS = 64 * 1024
+
+
+#: a warning against handing a secret over (adv29zw2 H1): a negation of a handing verb
+#: ("never send your private key or seed phrase", "no one should ever ask for your
+#: seed phrase"), only holders and other secrets between it and the secret. A denied
+#: not-doing ("do not forget to send your seed phrase") is no warning: its reading
+#: as the order (:func:`.duty_readings.duty_reading`) asks
+SECRET_WARNED_BEFORE = re.compile(
+    r"\b(?:never|do not|don t|dont|should not|shouldn t|must not|mustn t|not|"
+    r"no one (?:should|must|will|would)|nobody (?:should|must|will|would)|"
+    r"(?:should|must|will|would) never)(?: ever)? "
+    rf"(?:{SECRET_HANDING_VERB}|ask for|asks for|request|hand over|give out)"
+    r"(?: (?:your|their|his|her|my|our|the|a|an|any|anyone|anybody|someone|user s|"
+    r"users|wallet s|wallet|account s|account|private|secret|seed|recovery|backup|"
+    r"keys?|phrases?|words|passwords?|passphrases?|mnemonics?|codes?|pins?|or|and|"
+    r"other|own|12|24|api|signing|signer))* \Z",
+    re.IGNORECASE | re.ASCII,
+)
+#: a secret made a part of what the reader writes by a template or a sequence of parts
+#: (adv29zw2 S1: "Format: <port>|<seed phrase>", "The prompt is the port, a space,
+#: then the mnemonic.", "Concatenate the port and the keystore password.", "The
+#: mnemonic goes after the port name."): a template word in the clause, a sequence
+#: word just before the secret, a joining verb before it, or the secret the subject of
+#: a verb of going somewhere
+SECRET_TEMPLATE_WORDS = re.compile(
+    r"\b(?:format|formatted|template|pattern|syntax|layout|shape|in the form)\b",
+    re.IGNORECASE | re.ASCII,
+)
+SECRET_SEQUENCE_BEFORE = re.compile(
+    r"\b(?:then|followed by|plus|after that|next|afterwards|and finally|finally|"
+    r"concatenat\w*|tack\w*|join\w*|combin\w*|glu(?:e|es|ed|ing)|merg\w*|"
+    r"chain\w*|splic\w*|stick\w*|bolt\w*|attach\w*|suffix\w*|prefix\w*|"
+    r"preced\w*|pair\w*|bundl\w*)"
+    r"(?: [a-z0-9]+){0,8} \Z",
+    re.IGNORECASE | re.ASCII,
+)
+SECRET_GOES_AFTER = re.compile(
+    r"\A(?: [a-z0-9]+){0,4}? (?:goes|go|comes|come|follows|sits|belongs|is "
+    r"(?:appended|added|placed|put|written|concatenated|joined|attached|tacked)|"
+    r"(?:must|should|will) (?:go|come|follow|be (?:appended|added|placed|put|"
+    r"written)))\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: symbols that join a template's parts: ``<port>|<seed phrase>``, ``port + mnemonic``
+SECRET_JOINED_BY_SYMBOL = re.compile(r"[+|<>{}]|\$\{")
+
+
+def _placed_in_sequence(
+    words: str, mention: "re.Match[str]", before: str, after: str
+) -> Optional[str]:
+    """The words making a secret a part of a template or sequence, or None.
+
+    :param words: a clause's :func:`words_of` (symbols dropped: read the clause's own
+        with :data:`SECRET_JOINED_BY_SYMBOL` before calling, see :func:`secret_requested`).
+    :param mention: the secret's mention in them.
+    :param before: the words before it (up to :data:`SECRET_REQUEST_WINDOW`).
+    :param after: the words after it (as much).
+    :return: the template or sequence words and the secret (lowercase), or None.
+    """
+    secret = mention.group(0).lower()
+    sequence = SECRET_SEQUENCE_BEFORE.search(before)
+    if sequence:
+        return f"{sequence.group(0)}{secret}".lower()
+    goes = SECRET_GOES_AFTER.match(after)
+    if goes:
+        return f"{secret}{goes.group(0)}".lower()
+    template = SECRET_TEMPLATE_WORDS.search(words)
+    if template:
+        return f"{template.group(0)} ... {secret}".lower()
+    return None
+
+
+#: a template given after a colon or "=", to the line's end whatever its clause marks
+#: ("Shape of the prompt: city;private key")
+SECRET_TEMPLATE_LINE = re.compile(
+    r"\b(?:format|formatted|template|pattern|syntax|layout|shape)\b[^:=\n]{0,48}"
+    r"[:=](?P<parts>[^\n]{1,256})",
+    re.IGNORECASE,
+)
+
+
+def _secret_in_template_line(reading: str) -> Optional[str]:
+    """A secret named among a template's parts after a colon (:data:`SECRET_TEMPLATE_LINE`).
+
+    :param reading: a folded reading of the text.
+    :return: ``"template: <secret>"``, or None.
+    """
+    for line in SECRET_TEMPLATE_LINE.finditer(reading):
+        words = words_of(line.group("parts"), camel_split=False)
+        for mention in SECRET_PATTERN.finditer(words):
+            after = words[mention.end() : mention.end() + SECRET_REQUEST_WINDOW]
+            if not SECRET_AS_SUBJECT.match(after):
+                return f"template: {mention.group(0).lower()}"
+    return None
+
+
+def _joined_by_symbol(words: str, mention: "re.Match[str]") -> Optional[str]:
+    """A secret in a clause joining parts with symbols, unless a warning or a subject.
+
+    :param words: the clause's words.
+    :param mention: the secret's mention in them.
+    :return: ``"<parts> + <secret>"``, or None.
+    """
+    before = words[max(0, mention.start() - SECRET_REQUEST_WINDOW) : mention.start()]
+    after = words[mention.end() : mention.end() + SECRET_REQUEST_WINDOW]
+    if SECRET_WARNED_BEFORE.search(before) or SECRET_AS_SUBJECT.match(after):
+        return None
+    return f"<parts> + {mention.group(0).lower()}"
 
 
 def _secret_mentions(words: str) -> Iterator["re.Match[str]"]:
@@ -173,6 +284,11 @@ def _request_at(words: str, mention: "re.Match[str]") -> Optional[str]:
         return None
     start = max(0, mention.start() - SECRET_REQUEST_WINDOW)
     before = words[start : mention.start()]
+    if SECRET_WARNED_BEFORE.search(before):
+        return None  # "never send your seed phrase": a warning, not a request
+    placed = _placed_in_sequence(words, mention, before, after)
+    if placed:
+        return placed
     asks = SECRET_REQUEST_BEFORE.search(before)
     if asks:
         return (asks.group(0) + mention.group(0)).lower()
@@ -216,6 +332,9 @@ def secret_requested(text: str) -> Optional[str]:
         sources.append(hidden_tag_text(text))
     short: List[Optional[str]] = []  # short_secret_asked, read once when needed
     for reading in dict.fromkeys(map(folded, sources)):
+        templated = _secret_in_template_line(reading)
+        if templated:
+            return templated
         for clause in SECRET_CLAUSE_END.split(reading):
             for words, mention in (
                 (words, mention)
@@ -228,6 +347,8 @@ def secret_requested(text: str) -> Optional[str]:
                     if short[0] is None:
                         continue
                 asked = _request_at(words, mention)
+                if not asked and SECRET_JOINED_BY_SYMBOL.search(clause):
+                    asked = _joined_by_symbol(words, mention)
                 if asked:
                     return asked
     return next(filter(None, map(other_languages.secret_requested, sources)), None)

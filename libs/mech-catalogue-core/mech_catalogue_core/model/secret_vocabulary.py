@@ -154,6 +154,12 @@ SECRET_SUBJECT_WORDS = (
     "wordlists?",
     "standards?",
     "specs?",
+    # what warns of losing one (adv29zw2 H1: ``seed_phrase_safety_guide``)
+    "safety",
+    "hygiene",
+    "scams?",
+    "phishing",
+    "awareness",
 )
 
 #: secrets a mech never needs, as a tool's name spells them (:mod:`.squashed_names`,
@@ -183,6 +189,7 @@ NAME_SECRET_NOUNS = (
     "xprv",
     "xpriv",
     "wallet import format",
+    "wallet secret",
 )
 #: secrets that are ordinary words too (a memory aid, a Java keystore, a random seed, a
 #: count of words) or that a tool names as its subject (``password_strength``,
@@ -198,6 +205,11 @@ NAME_ORDINARY_SECRET_NOUNS = (
     "password",
     "passphrase",
     "api key",
+    # a private key's and a one-time password's abbreviations (adv29zw2: ``pk_here``,
+    # ``otp_code_here``)
+    "pk",
+    "otp",
+    "otp code",
 )
 
 #: a secret named, which the instruction warning flags as it flags an instruction

@@ -167,6 +167,28 @@ FUNDS_WORDS = (
     "tip",
     "give",
     "funds",
+    # any other word of funds moved, a currency, or "all" (adv29zw2: a name holding
+    # an address says whom to pay with any of them: ``all_eth_0xabab_now``)
+    "forward",
+    "donate",
+    "remit",
+    "liquidate",
+    "empty",
+    "all",
+    "everything",
+    "eth",
+    "ether",
+    "wei",
+    "gwei",
+    "xdai",
+    "usdc",
+    "usdt",
+    "dai",
+    "olas",
+    "matic",
+    "btc",
+    "money",
+    "tokens",
 )
 #: words just before a payment, a transfer or a repeat that make it a name's subject,
 #: not an order: a negation or a verb watching for it (``revoke_``, ``never_pay_twice``)
@@ -241,6 +263,7 @@ ORDER_SUBJECTS = (
     "protection",
     "prevention",
     "schedule",
+    "reminders?",
 )
 #: a person a model could be told to keep something from
 TOLD_PERSON = (
@@ -255,6 +278,12 @@ TOLD_PERSON = (
 )
 #: words just after a secret that say where it goes: the name asks for it
 SECRET_PLACES = ("here", "goes", "below", "field", "please", "now")
+#: words after a secret asking for the reader's own (``..._enter_yours``)
+YOURS_ASKED = (
+    "(?:enter|paste|type|give|send|put|share|provide|submit|drop|add|insert|input) "
+    "yours",
+    "yours here",
+)
 #: a part this long may hold a phrase's start or end inside it (a squashed run of words
 #: beside separated ones: ``pleaseignoreprevious_instructions``); shorter ones are words
 #: of their own (``center``, ``repay``, ``fingerprint``)
@@ -393,6 +422,8 @@ _PLACING_VERB = re.compile(
     + r"(?:[a-z0-9]+)?"
 )
 _SECRET_PLACE = re.compile(respelled(alternation(SECRET_PLACES)))
+#: the reader's own asked for after a secret, anywhere after it (adv29zw2)
+_YOURS_ASKED = re.compile(respelled(alternation(YOURS_ASKED)))
 
 
 class _Name:
@@ -511,6 +542,8 @@ def phrase_named_as_subject(name: str, phrase: str) -> bool:
 
 def _asked_secret(name: _Name, start: int, end: int, ordinary: bool) -> bool:
     """Whether a secret found in a name is asked for there."""
+    if _YOURS_ASKED.search(name.after(end)):
+        return True  # ``mnemonic_watcher_enter_yours``: whatever the words between
     if _SECRET_SUBJECT.match(name.after(end)):
         return False
     if not ordinary:

@@ -74,6 +74,7 @@ from mech_catalogue_core.model.canonical import (
     canonical_text,
     decode,
 )
+from mech_catalogue_core.model.duty_readings import duty_reading
 from mech_catalogue_core.model.expression_marks import expression_marks_spaced
 from mech_catalogue_core.model.hidden_characters import INVISIBLE as _INVISIBLE
 from mech_catalogue_core.model.hidden_characters import MARKUP
@@ -568,6 +569,8 @@ def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
     the source without what a browser lays out as nothing (an element ``hidden`` or
     styled, ``rp``, ``datalist``, ``audio``...: adv29yt). Each is read once more with
     words spelled apart joined (:func:`.spelled_words.spelled_readings`: ``P.I.N.``).
+    Each form is read too with a duty said by denying its opposite written as the
+    order (:func:`.duty_readings.duty_reading`: "do not forget to send" as "send").
 
     :param text: text from a manifest or an answer.
     :param spelled: whether to add the forms with words spelled apart joined.
@@ -579,7 +582,8 @@ def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
         hidden = hidden_parts_joined(text, _INVISIBLE)
         forms = (text, rendered, through, as_written, joined, hidden)
         forms += laid_out_readings(text, _INVISIBLE)
-    forms = tuple(dict.fromkeys(forms))
+    # a duty said by denying its opposite, read as the order (adv29zw2)
+    forms = tuple(dict.fromkeys(forms + tuple(map(duty_reading, forms))))
     if not spelled:
         return forms
     return tuple(dict.fromkeys(forms + spelled_readings(forms, CHECKED_WORDS)))
