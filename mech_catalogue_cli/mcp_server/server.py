@@ -580,9 +580,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if isinstance(now, JournalEntry):
             return await self._waited(tool, now, timer, session)
         if isinstance(now, OffchainRetry) and now.nonce is not None:
-            said = unresumed_words(
-                now.entry
-            )  # held signed by its mech: not signed again
+            # held signed by its mech, which may settle it: never signed again here
+            said = unresumed_words(now.entry)
         elif isinstance(now, str) and not isinstance(now, PriceRefusal):
             said = str(now)
         else:
