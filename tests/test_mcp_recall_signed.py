@@ -155,7 +155,11 @@ def test_a_remembered_key_is_replaced_when_the_call_signs_under_another(
 
 
 class UnminedMarket(ResumingMarket):
-    """The call's signed request is not on chain (a node still holds it)."""
+    """No ``MarketplaceRequest`` of the call (a node still holds it, or it is off chain).
+
+    The request's status is :class:`ResumingMarket`'s (its id delivered), read at any
+    block; a price is never read (an offer paid anew is refused before signing).
+    """
 
     def own_request(  # type: ignore[override]  # pylint: disable=useless-return
         self, data: str
@@ -166,6 +170,37 @@ class UnminedMarket(ResumingMarket):
         :return: None.
         """
         del data
+        return None
+
+    @staticmethod
+    def head() -> int:
+        """The chain's head.
+
+        :return: a block number.
+        """
+        return 9
+
+    @staticmethod
+    def status(  # type: ignore[override]
+        request_id: str, block: Optional[int] = None
+    ) -> int:
+        """:class:`ResumingMarket`'s status, at any block.
+
+        :param request_id: the id.
+        :param block: ignored.
+        :return: the status.
+        """
+        del block
+        return ResumingMarket.status(request_id)
+
+    @staticmethod
+    def mech_price(mech: str) -> Optional[int]:  # pylint: disable=useless-return
+        """Unread: an offer paid anew is refused before anything is signed.
+
+        :param mech: the mech.
+        :return: None.
+        """
+        del mech
         return None
 
 
@@ -209,17 +244,7 @@ def test_a_prepared_signed_call_retried_by_its_moved_name_is_resumed_not_paid(
     assert paid["request_id"] == REQUEST_ID and paid["mech"].lower() == PAID.lower()
 
 
-@pytest.mark.parametrize("part", sorted(SIGNED))
-def test_a_signed_call_not_on_chain_pays_no_other_tool(
-    tmp_path: Path, part: str
-) -> None:
-    """Not on chain, its tool not served: it says what it signed; nothing is paid."""
-    app = _app(tmp_path, UnminedMarket(), _entry(**SIGNED[part]))
-    result = anyio.run(app.call, NAME, ARGUMENTS)  # any payment raises
-    text = result.content[0].text
-    assert result.is_error and "no other tool is paid for this call" in text, text
-    assert 'mech tool "t" is not served now' in text
-    assert "no tool named" not in text
+# each signed kind not on chain, its tool departed: tests/test_mcp_departed_signed_unit.py
 
 
 class Reading:  # pylint: disable=too-few-public-methods

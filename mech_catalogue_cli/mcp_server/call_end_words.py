@@ -84,6 +84,48 @@ def approval_words(entry: Optional[JournalEntry]) -> str:
     )
 
 
+def earlier_attempt_words(entry: JournalEntry, tool_said: str) -> str:
+    """What a call says of its earlier attempt to a mech tool no longer served (pure).
+
+    Said when that attempt holds nothing that can pay a mech (an approval alone, or
+    requests that can never be paid: :func:`.recall.request_may_pay`), so the call's
+    name was resolved to the tool it stands for now.
+
+    :param entry: the earlier attempt's entry.
+    :param tool_said: its mech tool's name as a server sentence quotes it.
+    :return: the sentence: the approval's transaction, token, tracker and amount, and
+        that it moves no funds to a mech; or the request that can never be paid.
+    """
+    signed = signed_parts(entry)
+    try:
+        record = approval_record(entry)
+    except JournalError:
+        record = None
+    if record is not None:
+        what = (
+            f"a token approval (tx {record['tx_hash']}: approve exactly "
+            f"{record['amount']:,} of token {record['token']}'s smallest units to "
+            f"tracker {record['tracker']})"
+        )
+    else:
+        what = "a token approval (journalled in a record this server did not write)"
+    if signed.request:
+        what = (
+            f"request {entry.request_id} to mech {entry.mech}, which can never be paid "
+            "now (its nonce passed or taken, or it reverted): nothing was paid for it"
+            + (f", and {what}" if signed.approval else "")
+        )
+    elif signed.approval:
+        what += (
+            ", which moves no funds to any mech (a request of this requester spends it)"
+        )
+    return (
+        f"an earlier attempt of this call to mech tool {tool_said}, which is not "
+        f"served now, signed {what}; this call was made to the tool its name stands "
+        "for now"
+    )
+
+
 def with_approval(refusal: R, entry: JournalEntry) -> R:
     """An offer's refusal after the call's approval was sent, the approval said (pure).
 

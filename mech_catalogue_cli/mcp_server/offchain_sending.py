@@ -284,9 +284,9 @@ class OffchainSending:
         assert market is not None and journal is not None  # nosec
         holds = holds_of(entry)
         # the nonce and every status at one block: a request settled between two
-        # reads at the head would otherwise look passed unsettled
+        # reads at the head would otherwise look passed unsettled (the nonce is read
+        # only when none is settled)
         block = await anyio.to_thread.run_sync(market.head)
-        chain_nonce = await anyio.to_thread.run_sync(market.market_nonce, block)
         for hold in holds:
             status = await anyio.to_thread.run_sync(
                 market.status, hold.request_id, block
@@ -311,6 +311,7 @@ class OffchainSending:
                 if changed:  # paid whatever is written: a failed write only logged
                     await recorded(journal, entry)
                 return entry
+        chain_nonce = await anyio.to_thread.run_sync(market.market_nonce, block)
         live = outstanding(holds, chain_nonce)
         # a call re-signs only while none of its requests is accepted: an accepted one
         # is its current request

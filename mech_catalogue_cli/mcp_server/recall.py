@@ -208,23 +208,35 @@ def recall_signed(  # pylint: disable=too-many-arguments,too-many-positional-arg
     :param arguments: the arguments as sent (not yet validated).
     :param requester: the paying account.
     :param idempotency: the client's idempotency key.
-    :return: the entry (any status) whose :func:`.signed_parts.signed_parts` holds
-        anything, the remembered key's first; None when no attempt signed anything
-        (or only a transaction the journal says can never pay:
-        :func:`.mined_reverts.never_paid`).
+    :return: the entry (any status) whose request may still pay
+        (:func:`request_may_pay`) or that holds a token approval, the remembered key's
+        first; None when no attempt signed anything, or only requests the journal says
+        can never pay (a transaction :func:`.mined_reverts.never_paid`, off-chain
+        requests the requester's nonce passed).
         A tampered entry raises the journal's ``JournalError`` (a ``MarketError``).
     """
     tool = catalogue.named(name)
     for key in _call_keys(names, tool, name, arguments, requester, idempotency):
         entry = journal.load(key)
-        signed = signed_parts(entry)
-        if entry is None or not signed.anything:
-            continue
-        if signed.transaction and never_paid(entry) and not signed.offchain:
-            if not signed.approval:
-                continue  # its one signature can never pay: nothing to resume
-        return entry
+        if entry is not None and (
+            request_may_pay(entry) or signed_parts(entry).approval
+        ):
+            return entry
     return None
+
+
+def request_may_pay(entry: JournalEntry) -> bool:
+    """Whether a call's signed request may still pay its mech, as journalled (pure).
+
+    :param entry: the call's entry.
+    :return: True for a signed transaction not journalled as never paid
+        (:func:`.mined_reverts.never_paid`), or an off-chain request its mech may still
+        settle (:attr:`.signed_parts.SignedParts.settleable`: the requester's nonce not
+        known to have passed it); False when nothing but an approval (or nothing) was
+        signed, or every request signed can never pay.
+    """
+    signed = signed_parts(entry)
+    return (signed.transaction and not never_paid(entry)) or bool(signed.settleable)
 
 
 def resumed_tool(

@@ -143,6 +143,30 @@ def error_result(
     )
 
 
+def with_earlier_attempt(
+    result: types.CallToolResult, words: str
+) -> types.CallToolResult:
+    """A call's result that also says what an earlier attempt of it signed.
+
+    :param result: the call's result.
+    :param words: the sentence (:func:`.call_end_words.earlier_attempt_words`).
+    :return: an ``isError`` result's text with the sentence after it; any result's
+        ``_meta`` request record (made when it has none) holding it as
+        ``earlier_attempt``.
+    """
+    said = sentence_for_model(redact(words))
+    if result.is_error and result.content and result.content[0].type == "text":
+        first = result.content[0]
+        result.content[0] = text_content(f"{first.text}; {said}")
+    meta: Dict[str, Any] = dict(result.meta or {})
+    record = meta.get(REQUEST_META_KEY)
+    record = dict(record) if isinstance(record, dict) else {}
+    record["earlier_attempt"] = said
+    meta[REQUEST_META_KEY] = record
+    result.meta = meta
+    return result
+
+
 #: the lists of a ``_meta`` record whose items' ``why`` may quote a mech's words (a
 #: revert reason: :func:`mech_catalogue_core.chain.revert.revert_words`)
 QUOTING_LISTS = ("skipped", "tried_last")

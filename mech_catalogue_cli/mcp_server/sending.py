@@ -405,6 +405,136 @@ class RequestSender(OffchainSending):
         """
         return dry_run_result(tool, offer, payload, key, self.market, self.payer)
 
+    async def _journalled(
+        self,
+        entry: Optional[JournalEntry],
+        offers: Sequence[Offer],
+        timer: PhaseTimer,
+        carried: Dict[str, Any],
+    ) -> Union[JournalEntry, str, OffchainRetry, None]:
+        """What a call's journalled request is now, read on chain (under the send lock).
+
+        The one reading of a signed entry, for a tool served now (:meth:`ensure_sent`)
+        and for one that left (:meth:`journalled_now`): an off-chain call's requests
+        are looked up (:meth:`_offchain_again`); an on-chain request on chain is paid,
+        one still unmined is broadcast again while its mech is among ``offers`` at a
+        price within the cap, else cancelled, and nothing else is paid until that is
+        final.
+
+        :param entry: the call's journal entry (None: none).
+        :param offers: the offers the call may pay now (empty: none, its tool left).
+        :param timer: the call's phase timer.
+        :param carried: filled with what the call's next entry keeps of this one (its
+            reverts, its automatic deposit, a cancelled request).
+        :return: the entry to wait for (paid); why nothing is paid now (a
+            :class:`PriceRefusal` when it reverted when mined, a
+            :class:`.dropped.NotFinal` while it could still be mined in a fork, an
+            off-chain request's sentence); an :class:`OffchainRetry` when its off-chain
+            requests were not accepted; or None when nothing journalled can pay (no
+            entry, nothing signed, or its request can never be mined).
+        """
+        assert self.market is not None and self.journal is not None  # nosec
+        if entry is not None and REVERTED_KEY in entry.extra:
+            # the mechs this call's requests reverted for: kept in its next entry
+            carried[REVERTED_KEY] = entry.extra[REVERTED_KEY]
+        if entry is not None and "offchain" in entry.extra:
+            again = await self._offchain_again(entry)
+            if isinstance(again, OffchainRetry) and AUTO_PREPAY_KEY in entry.extra:
+                carried[AUTO_PREPAY_KEY] = entry.extra[AUTO_PREPAY_KEY]  # never twice
+            return again  # accepted, settled, said, or how to sign it again
+        if entry is None:
+            return None
+        if never_paid(entry):
+            # journalled never paid by any process: read no more on chain
+            await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
+            return None
+        status = await anyio.to_thread.run_sync(self.market.status, entry.request_id)
+        if status == STATUS_DOES_NOT_EXIST and entry.tx_hash:
+            # mined under another id than the one derived before sending?
+            if await anyio.to_thread.run_sync(self.correct_request_id, entry):
+                status = await anyio.to_thread.run_sync(
+                    self.market.status, entry.request_id
+                )
+        if status != STATUS_DOES_NOT_EXIST:
+            if entry.status == CallStatus.PREPARED:
+                entry.status = CallStatus.SENT
+                await recorded(self.journal, entry)
+            return entry  # already paid: never again
+        if entry.raw_tx:
+            mined = await anyio.to_thread.run_sync(self.market.confirmed_nonce)
+            if mined <= entry.account_nonce:
+                stale = ""
+                if CANCEL_KEY not in entry.extra:
+                    stale = await anyio.to_thread.run_sync(self._stale, entry, offers)
+                if not stale and CANCEL_KEY not in entry.extra:
+                    # the signed request may still be mined: send it again,
+                    # never a new one (a new one takes the next nonce: both paid)
+                    try:
+                        return await anyio.to_thread.run_sync(
+                            self.broadcast_again,
+                            entry,
+                            self.receipt_wait(timer),
+                        )
+                    except RequestReverted:
+                        return await anyio.to_thread.run_sync(
+                            self.refused_when_mined, entry
+                        )
+                won = await anyio.to_thread.run_sync(
+                    self.cancel_request, entry, stale, self.receipt_wait(timer)
+                )
+                if won is not None:
+                    return won  # mined before its cancellation: paid
+            if CANCEL_KEY in entry.extra:
+                carried["cancelled"] = {
+                    "request_id": entry.request_id,
+                    "mech": entry.mech,
+                    "tx_hash": entry.tx_hash,
+                    "cancel_tx": entry.extra[CANCEL_KEY]["tx_hash"],
+                    "reason": entry.extra[CANCEL_KEY]["reason"],
+                }
+            # its nonce taken by another transaction: a fork without it could
+            # still mine the request, so nothing else is paid until it is final
+            waiting = await anyio.to_thread.run_sync(
+                held_until_final,
+                self.market,
+                entry,
+                self.settings.final_depth,
+                self.settings.block_seconds,
+            )
+            if waiting:
+                return waiting
+        # else its nonce went to another transaction, or it was mined and
+        # reverted: it can never pay, so it no longer counts against the cap
+        await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
+        if REVERTED_KEY in entry.extra:  # learnt from its receipt just now
+            carried[REVERTED_KEY] = entry.extra[REVERTED_KEY]
+        return None
+
+    async def journalled_now(
+        self, key: str, timer: PhaseTimer
+    ) -> Union[JournalEntry, str, OffchainRetry, None]:
+        """A signed call's request read as :meth:`ensure_sent` reads it, nothing new sent.
+
+        For a call whose mech tool is not served now: no offer may be paid, so an
+        unmined on-chain request is cancelled rather than broadcast again, and an
+        off-chain request not accepted is not signed again.
+
+        :param key: the call key.
+        :param timer: the call's phase timer.
+        :return: :meth:`_journalled` of the call's entry, under the send lock (a
+            sentence when another process held it).
+        """
+        journal = self.journal
+        assert journal is not None  # nosec: a sender exists only with one
+        async with self.lock, self.state_folder_lock() as locked:
+            if not locked:
+                return (
+                    f"another server process sending from {journal.folder} held its "
+                    f"lock for {self._lock_wait():g} s; nothing was sent: call again"
+                )
+            entry = await loaded(journal, key)
+            return await self._journalled(entry, (), timer, {})
+
     async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements,too-many-branches
         self,
         tool: ServedTool,
@@ -452,84 +582,14 @@ class RequestSender(OffchainSending):
                     f"lock for {self._lock_wait():g} s; nothing was sent: call again"
                 )
             entry = await loaded(journal, key)
-            if entry is not None and REVERTED_KEY in entry.extra:
-                # the mechs this call's requests reverted for: kept in its next entry
-                carried[REVERTED_KEY] = entry.extra[REVERTED_KEY]
+            journalled = await self._journalled(
+                entry, offers or (offer,), timer, carried
+            )
             retry: Optional[OffchainRetry] = None
-            if entry is not None and "offchain" in entry.extra:
-                again = await self._offchain_again(entry)
-                if not isinstance(again, OffchainRetry):
-                    return again  # accepted, settled, or its nonce passed: said
-                retry = again
-                if AUTO_PREPAY_KEY in entry.extra:  # its deposit is never made twice
-                    carried[AUTO_PREPAY_KEY] = entry.extra[AUTO_PREPAY_KEY]
-                entry = None  # not accepted: signed again below, the earlier kept
-            if entry is not None and never_paid(entry):
-                # journalled never paid by any process: read no more on chain
-                await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
-            elif entry is not None:
-                status = await anyio.to_thread.run_sync(market.status, entry.request_id)
-                if status == STATUS_DOES_NOT_EXIST and entry.tx_hash:
-                    # mined under another id than the one derived before sending?
-                    if await anyio.to_thread.run_sync(self.correct_request_id, entry):
-                        status = await anyio.to_thread.run_sync(
-                            market.status, entry.request_id
-                        )
-                if status != STATUS_DOES_NOT_EXIST:
-                    if entry.status == CallStatus.PREPARED:
-                        entry.status = CallStatus.SENT
-                        await recorded(journal, entry)
-                    return entry  # already paid: never again
-                if entry.raw_tx:
-                    mined = await anyio.to_thread.run_sync(market.confirmed_nonce)
-                    if mined <= entry.account_nonce:
-                        stale = ""
-                        if CANCEL_KEY not in entry.extra:
-                            stale = await anyio.to_thread.run_sync(
-                                self._stale, entry, offers or (offer,)
-                            )
-                        if not stale and CANCEL_KEY not in entry.extra:
-                            # the signed request may still be mined: send it again,
-                            # never a new one (a new one takes the next nonce: both paid)
-                            try:
-                                return await anyio.to_thread.run_sync(
-                                    self.broadcast_again,
-                                    entry,
-                                    self.receipt_wait(timer),
-                                )
-                            except RequestReverted:
-                                return await anyio.to_thread.run_sync(
-                                    self.refused_when_mined, entry
-                                )
-                        won = await anyio.to_thread.run_sync(
-                            self.cancel_request, entry, stale, self.receipt_wait(timer)
-                        )
-                        if won is not None:
-                            return won  # mined before its cancellation: paid
-                    if CANCEL_KEY in entry.extra:
-                        carried["cancelled"] = {
-                            "request_id": entry.request_id,
-                            "mech": entry.mech,
-                            "tx_hash": entry.tx_hash,
-                            "cancel_tx": entry.extra[CANCEL_KEY]["tx_hash"],
-                            "reason": entry.extra[CANCEL_KEY]["reason"],
-                        }
-                    # its nonce taken by another transaction: a fork without it could
-                    # still mine the request, so nothing else is paid until it is final
-                    waiting = await anyio.to_thread.run_sync(
-                        held_until_final,
-                        market,
-                        entry,
-                        self.settings.final_depth,
-                        self.settings.block_seconds,
-                    )
-                    if waiting:
-                        return waiting
-                # else its nonce went to another transaction, or it was mined and
-                # reverted: it can never pay, so it no longer counts against the cap
-                await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
-                if REVERTED_KEY in entry.extra:  # learnt from its receipt just now
-                    carried[REVERTED_KEY] = entry.extra[REVERTED_KEY]
+            if isinstance(journalled, OffchainRetry):
+                retry = journalled  # not accepted: signed again below, the earlier kept
+            elif journalled is not None:
+                return journalled  # paid, said, or waited for: never paid again
             earlier = reverted_for_call(
                 carried, offer.address, self.reverting.period, time.time()
             )

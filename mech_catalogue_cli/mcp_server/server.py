@@ -66,6 +66,7 @@ from ..folders import DISTRIBUTION
 from .bounded import warm_up_in_background
 from .call_end_words import (
     call_end_said,
+    earlier_attempt_words,
     entry_now,
     nothing_sent_words,
     refusals_said,
@@ -91,6 +92,7 @@ from .market import MarketError, Marketplace
 from .names import flag_lookalikes
 from .node_deadline import reads_until, reads_within
 from .offchain import OffchainRefusal
+from .offchain_sending import OffchainRetry
 from .offers import NoOffer, Offer, rank_offers
 from .outstanding import HeldBehind, Hold
 from .pins import approved_tools
@@ -99,6 +101,7 @@ from .recall import (
     departed_tool,
     recall_paid,
     recall_signed,
+    request_may_pay,
     resumed_tool,
 )
 from .refused_offers import skipped_meta, with_skipped
@@ -107,12 +110,14 @@ from .results import (
     checked_arguments,
     error_result,
     with_choice,
+    with_earlier_attempt,
     with_orders_flagged,
 )
 from .sending import PriceRefusal, RequestSender
 from .served_names import ServedNames
 from .server_notes import note_changes
 from .settings import CallSettings, PhaseTimer
+from .signed_parts import signed_parts
 from .source import (
     MAX_LISTED_TOOL_BYTES,
     META_KEY,
@@ -530,46 +535,64 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         entry: JournalEntry,
         timer: PhaseTimer,
         session: Any,
-    ) -> types.CallToolResult:
+    ) -> Optional[types.CallToolResult]:
         """A signed call whose mech tool is not served now: its request read, no other.
 
-        Its request found on chain (mined since, or broadcast by a node after the call
-        that signed it ended) is waited for as a paid one; otherwise the call says what
-        it signed and that nothing new was sent: no other mech tool is paid for it, by
-        whatever its name stands for now (adv29zt2). In a ``--start-wait`` window
-        (:attr:`first_read` running) it says the catalogue is still being read.
+        Its request is read as a served tool's is: looked up on chain by its data
+        (mined since, or broadcast by a node after the call that signed it ended), then
+        :meth:`.sending.RequestSender.journalled_now` (the reading ``ensure_sent``
+        makes: an off-chain request settled, accepted or passed; an on-chain one paid,
+        or unmined and cancelled, since no offer of it may be paid now). A paid one is
+        waited for and its answer returned; one its mech may still settle, or whose
+        cancellation is not final, is said, and no other mech tool is paid for the
+        call, by whatever its name stands for now (adv29zt2). In a ``--start-wait``
+        window (:attr:`first_read` running) it says the catalogue is still being read.
 
         :param name: the MCP tool name called.
         :param arguments: the call's arguments (normalised).
         :param entry: the call's signed entry (:func:`.recall.recall_signed`).
         :param timer: the call's phase timer.
         :param session: the SDK session for progress notifications (None: none).
-        :return: the paid call's answer, or an ``isError`` result saying why not.
+        :return: the paid call's answer, an ``isError`` result saying why not, or None
+            when nothing the attempt signed can pay a mech (an approval alone, or
+            requests that can never be paid): the call is then resolved anew.
         """
+        if not request_may_pay(entry):
+            return None  # an approval moves no funds to a mech
         called = called_name(name)
         tool = departed_tool(name, entry)
-        if entry.status == CallStatus.PREPARED:
-            try:
-                with reads_within(timer.within(self.settings.timeout, math.inf)):
-                    found = await self.sender.resumed_from_chain(
-                        tool, arguments, entry.key
-                    )
-            except MarketError as exc:
-                return error_result(f"{called}: {exc}; {unresumed_words(entry)}")
-            if found is not None:
-                answered = await self._waited(tool, found, timer, session)
-                if answered is not None:
-                    return answered
-                entry = found
         reading = self.first_read is not None and not self.first_read.done
+        # still being read, its tool may be served: an unmined request is not cancelled
+        read_again = not reading or signed_parts(entry).offchain
+        try:
+            with reads_within(timer.within(self.settings.timeout, math.inf)):
+                now: Any = (
+                    await self.sender.resumed_from_chain(tool, arguments, entry.key)
+                    if entry.status == CallStatus.PREPARED
+                    else None
+                )
+                if now is None and read_again:
+                    now = await self.sender.journalled_now(entry.key, timer)
+                elif now is None:
+                    now = unresumed_words(entry)
+        except MarketError as exc:
+            return error_result(f"{called}: {exc}; {unresumed_words(entry)}")
+        if isinstance(now, JournalEntry):
+            return await self._waited(tool, now, timer, session)
+        if isinstance(now, OffchainRetry) and now.nonce is not None:
+            # held signed by its mech, which may settle it: never signed again here
+            said = unresumed_words(now.entry)
+        elif isinstance(now, str) and not isinstance(now, PriceRefusal):
+            said = str(now)
+        else:
+            return None  # never accepted and passed, never mined, or reverted
         why = (
             "the catalogue is still being read (list the tools again in a moment)"
             if reading
             else f"its mech tool {called_name(entry.tool)} is not served now"
         )
         return error_result(
-            f"{called}: {why}; no other tool is paid for this call: "
-            f"{unresumed_words(entry)}"
+            f"{called}: {why}; no other tool is paid for this call: {said}"
         )
 
     async def _sent_when_free(  # pylint: disable=too-many-arguments
@@ -776,7 +799,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         with reads_until(timer.began, self.settings.timeout):
             return await self._call(name, arguments, idempotency, session, timer)
 
-    async def _call(  # pylint: disable=too-many-arguments,too-many-locals,too-many-return-statements,too-many-branches,too-many-statements
+    async def _call(  # pylint: disable=too-many-arguments
         self,
         name: str,
         arguments: Dict[str, Any],
@@ -786,6 +809,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
     ) -> types.CallToolResult:
         """Run one call (:meth:`call`), on the call's clock ``timer``.
 
+        A paid call is waited for first; a call whose earlier attempt signed anything
+        goes on under that attempt's key (:meth:`_resumed_unserved` when its mech tool
+        is not served now); only a call with nothing that can pay a mech is resolved
+        by its name now (:meth:`_resolved`), saying what an earlier attempt signed.
+
         :param name: the MCP tool name.
         :param arguments: the arguments.
         :param idempotency: the client's idempotency key ("" when none).
@@ -793,8 +821,6 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param timer: the call's phase timer, started by :meth:`call`.
         :return: :meth:`call`'s.
         """
-        # the name as called may be a mech's own, any text: its sentences quote it
-        called = called_name(name)
         # one form per meaning: the key, the payload and a resumed request agree
         try:
             arguments = normalised_arguments(arguments)
@@ -818,8 +844,43 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
         # a call that signed anything goes on under its key, whatever its name is now
         tool = resumed_tool(self.catalogue, signed) if signed else None
-        if signed and tool is None:
-            return await self._resumed_unserved(name, arguments, signed, timer, session)
+        if signed is None or tool is not None:
+            return await self._resolved(
+                name, arguments, idempotency, session, timer, tool
+            )
+        resumed = await self._resumed_unserved(name, arguments, signed, timer, session)
+        if resumed is not None:
+            return resumed
+        # nothing of the earlier attempt can pay a mech: the name is resolved anew
+        result = await self._resolved(
+            name, arguments, idempotency, session, timer, None
+        )
+        words = earlier_attempt_words(signed, called_name(signed.tool))
+        return with_earlier_attempt(result, words)
+
+    async def _resolved(  # pylint: disable=too-many-arguments,too-many-positional-arguments,too-many-locals,too-many-return-statements,too-many-branches,too-many-statements
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        idempotency: str,
+        session: Any,
+        timer: PhaseTimer,
+        tool: Optional[ServedTool],
+    ) -> types.CallToolResult:
+        """Run one call by the tool its name stands for now, or the one it resumes.
+
+        :param name: the MCP tool name.
+        :param arguments: the arguments (normalised).
+        :param idempotency: the client's idempotency key ("" when none).
+        :param session: the SDK session for progress notifications (None: none).
+        :param timer: the call's phase timer, started by :meth:`call`.
+        :param tool: the served tool whose signed entry the call resumes (None: the
+            tool ``name`` stands for now).
+        :return: :meth:`call`'s.
+        """
+        called = called_name(name)
+        requester = self.market.requester if self.market else "0x" + "0" * 40
+        reader = None if self.settings.dry_run else self.reader  # None: a dry run
         tool = tool or self.catalogue.named(name)
         if tool is None:
             stood_for = self.served_names.stood_for(name)
