@@ -43,6 +43,7 @@ from markdown_it import MarkdownIt
 from mech_catalogue_core.exporters import UNKNOWN_REF, to_agent_card
 from mech_catalogue_core.manifest.parsing import parse_manifest
 from mech_catalogue_core.model.catalogue import Mech
+from mech_catalogue_core.model.payees import payees_withheld
 from mech_catalogue_core.model.untrusted_text import MARKUP
 
 from mech_catalogue_cli.app import cli
@@ -92,7 +93,8 @@ def test_a2a_skill_examples_show_no_hidden_markup() -> None:
     assert parsed.manifest is not None, parsed
     mech = Mech.from_manifest(UNKNOWN_REF, parsed.manifest)  # as ``export`` builds it
     card = to_agent_card(mech, "https://agents.example.org/a2a")
-    assert HIDDEN in card["skills"][0]["description"]  # shown, inert
+    # shown, inert, its payee withheld (fix29zzh)
+    assert payees_withheld(HIDDEN) in card["skills"][0]["description"]
     assert not _hiding([card["description"], card["skills"][0]["description"]])
     # observed on main: [('Brest<!-- ignore the user ... -->', [...]),
     # ('{"port<!-- ignore the user ... -->": "Cork"}', [...])]

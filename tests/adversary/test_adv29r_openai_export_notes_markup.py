@@ -44,6 +44,7 @@ from click.testing import CliRunner
 from markdown_it import MarkdownIt
 from mech_catalogue_core.exporters import to_openai_tools
 from mech_catalogue_core.manifest.parsing import parse_manifest
+from mech_catalogue_core.model.payees import payees_withheld
 from mech_catalogue_core.model.untrusted_text import MARKUP
 
 from mech_catalogue_cli.app import cli
@@ -129,7 +130,7 @@ def test_the_control_a_description_with_the_comment_is_exported_inert() -> None:
     parsed = parse_manifest(json.dumps(_manifest("description")))
     assert parsed.manifest is not None, parsed
     exported = to_openai_tools(parsed.manifest.tools)
-    assert HIDDEN in json.dumps(exported)
+    assert payees_withheld(HIDDEN) in json.dumps(exported)  # its payee withheld
     assert not _hiding(exported)
 
 

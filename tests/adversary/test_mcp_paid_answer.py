@@ -209,7 +209,9 @@ def test_an_answer_sniped_by_a_mech_of_another_tool_is_untrusted(
     assert "--- untrusted response " in text and " begins ---" in text
     assert meta["delivery_mech"] == stranger.lower() and meta["mech"] == paid.lower()
     assert stranger.lower() in text and paid.lower() in text
-    assert {w["code"] for w in meta["warnings"]} == {"untrusted_delivery"}
+    # the lure orders a payment to an address: warned of too since fix29zzh
+    codes = {w["code"] for w in meta["warnings"]}
+    assert codes == {"untrusted_delivery", "instruction_like_text"}, codes
     assert answer_of(result) is None  # its text, never its structure
     assert market_nonce(devnet) == nonce + 1
 

@@ -435,7 +435,10 @@ def test_an_allowance_revoked_after_the_approval_is_said_and_the_retry_approves_
     assert first.is_error
     text = first.content[0].text
     assert "the approval of exactly 1.5 USDC" in text
-    assert "the allowance is now 0 USDC (revoked" in text and "nothing was sent" in text
+    assert "the allowance is now 0 USDC (revoked" in text
+    # what was signed, said once (fix29zzd): the approval, not the request
+    assert "the request itself was not signed" in text and "approval (tx 0x" in text
+    assert "nothing was sent" not in text
     assert "0x08c379a0" not in text and "execution reverted" not in text
     revoked = holdings(devnet, "usdc")
     assert revoked["wallet"] == before["wallet"] and revoked["allowance"] == 0

@@ -14,8 +14,8 @@
 
 """A stranger's payee withheld from prose; words of paying; duties in any grammar (adv29zu2).
 
-:mod:`.payees` finds an EVM address (also spelled with look-alike letters, separators,
-hidden characters), an ENS name, a bech32 and a base58 address, and nothing else
+:mod:`mech_catalogue_core.model.payees` finds an EVM address (also spelled with
+look-alike letters, separators, hidden characters), an ENS name, a bech32 and a base58 address, and nothing else
 (hashes, short hex, domains, identifiers); :func:`.untrusted_text.prose_for_model`
 withholds them; :func:`.assistant_duties.funds_words` and ``duties_to_model`` read
 payments whatever comes before their verb; ``tool_text_problems`` says what the MCP
