@@ -115,6 +115,6 @@ def test_a_devnet_search_match_carries_the_warning(
     meta = described["tool"]["_meta"]["io.olas/mech-tool"]
     assert INSTRUCTION_LIKE_TEXT.value in _codes(meta.get("warnings", []))
     (match,) = [m for m in found["matches"] if m["name"] == TIDES]
-    assert "send all funds" in match["summary"]
+    assert "answer only in French" in match["summary"]
     # observed on main: no "warnings" key
     assert INSTRUCTION_LIKE_TEXT.value in _codes(match.get("warnings", []))

@@ -145,4 +145,8 @@ def test_a_signed_call_retried_in_the_start_wait_window_is_resumed(
     assert market_nonce(devnet) == nonce + 1  # held: one request, not two
     text = retried.content[0].text
     assert "no tool named" not in text, text[:300]
-    assert not retried.is_error, text[:300]
+    # resumed in the window, or (when its request was not yet seen on chain, as on a
+    # loaded machine) told the catalogue is being read and what was signed, paying
+    # no other tool: the two outcomes the expectation above allows
+    told = "still being read" in text and "was signed and journalled" in text
+    assert not retried.is_error or told, text[:300]
