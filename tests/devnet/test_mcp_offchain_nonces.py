@@ -72,9 +72,10 @@ def test_two_servers_at_once_sign_one_request_at_a_time(
     # the first request is accepted and not settled while the second call waits: the
     # second is not signed behind it (fix29g); once the first is settled the second
     # is signed at the next nonce, and both are charged once. The first request holds
-    # the nonce for its call's --timeout (its bound, fix29i): 12 s, so that the second
-    # call, 3 s long and made once the first is posted, ends well inside it however
-    # slowly the two servers started on a loaded machine
+    # the nonce for its call's --timeout (its bound, fix29i): 24 s, so that the second
+    # call, 8 s long and made once the first is posted, ends well inside it however
+    # slowly the two servers started on a loaded machine (since fix29zp every node read
+    # of a call ends within its --timeout: 3 s left the second's price unread at load 16)
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
     price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
@@ -83,12 +84,13 @@ def test_two_servers_at_once_sign_one_request_at_a_time(
         declare_url(devnet, service_id, endpoint.url)
         prepay(devnet, 3 * price)
         start = market_nonce(devnet)
-        held = ("--offchain", "only", "--timeout", "12")
+        held = ("--offchain", "only", "--timeout", "24")
+        waiting = ("--offchain", "only", "--timeout", "8")
 
         async def main() -> None:
             async with (
                 stdio_client(devnet, tmp_path, "--mech", mech, *held) as first,
-                stdio_client(devnet, tmp_path, "--mech", mech, *ONLY) as second,
+                stdio_client(devnet, tmp_path, "--mech", mech, *waiting) as second,
             ):
 
                 async def call(client: Any, prompt: str) -> None:
