@@ -51,7 +51,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -490,17 +490,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param idempotency: the client's idempotency key ("" when none).
         :return: the tool and the paid call's entry, or None.
         """
-        if self.reader is None or self.names is None:
-            return None
-        paid = await anyio.to_thread.run_sync(
-            recall_paid,
-            self.reader.journal,
-            self.names,
-            self.catalogue,
-            name,
-            arguments,
-            requester,
-            idempotency,
+        paid = await self._from_journal(
+            recall_paid, name, arguments, requester, idempotency
         )
         if paid:
             self._remember_name(name, arguments, requester, idempotency, paid[1].key)
@@ -517,10 +508,31 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param idempotency: the client's idempotency key ("" when none).
         :return: :func:`.recall.recall_signed` (read in a worker thread), or None.
         """
+        return await self._from_journal(
+            recall_signed, name, arguments, requester, idempotency
+        )
+
+    async def _from_journal(  # pylint: disable=too-many-arguments
+        self,
+        recall: Callable[..., Any],
+        name: str,
+        arguments: Dict[str, Any],
+        requester: str,
+        idempotency: str,
+    ) -> Any:
+        """Run one of :mod:`.recall`'s lookups of this call in a worker thread.
+
+        :param recall: :func:`.recall.recall_paid` or :func:`.recall.recall_signed`.
+        :param name: the MCP tool name.
+        :param arguments: the call's arguments (normalised).
+        :param requester: this server's requester address.
+        :param idempotency: the client's idempotency key ("" when none).
+        :return: what it returns; None when this server pays nothing (no journal).
+        """
         if self.reader is None or self.names is None:
             return None
         return await anyio.to_thread.run_sync(
-            recall_signed,
+            recall,
             self.reader.journal,
             self.names,
             self.catalogue,
